@@ -1,0 +1,69 @@
+"""Which engines exist, and how a session log finds its engine.
+
+Engines are imported lazily so that loading one game never pays for the rest.
+Each engine module exposes its engine as ``ENGINE``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any, Iterable
+
+from .core import LOG_FORMAT, Engine, LogError, RuleError, Session
+
+GAMES: dict[str, str] = {
+    "hell-for-leather": "kiosk.rules.hell_for_leather",
+    "promise-hollows": "kiosk.rules.promise_hollows",
+    "even-odd": "kiosk.rules.even_odd",
+    "clincher": "kiosk.rules.clincher",
+}
+
+
+def engine_for(game: str) -> Engine:
+    if game not in GAMES:
+        raise KeyError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+    return importlib.import_module(GAMES[game]).ENGINE
+
+
+def load_log(lines: Iterable[str]) -> Session:
+    """Replay a JSON-lines session log into a live session.
+
+    The first line is the header (game, format, setup); each further line is
+    one action. A line that cannot be read or is refused by the rules raises
+    ``LogError`` naming the line (counted from 1) and the reason.
+    """
+    session: Session | None = None
+    number = 0
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            data: Any = json.loads(raw)
+        except json.JSONDecodeError as err:
+            raise LogError(number, f"not valid JSON ({err.msg} at column {err.colno})") from None
+        if not isinstance(data, dict):
+            raise LogError(number, "expected a JSON object")
+        if session is None:
+            session = _start(number, data)
+            continue
+        try:
+            session.apply(data)
+        except RuleError as err:
+            raise LogError(number, str(err)) from None
+    if session is None:
+        raise LogError(max(number, 1), "the log is empty: it needs a header line")
+    return session
+
+
+def _start(number: int, header: dict[str, Any]) -> Session:
+    if header.get("format") != LOG_FORMAT:
+        raise LogError(number, f"unsupported log format {header.get('format')!r} (this build reads {LOG_FORMAT})")
+    try:
+        engine = engine_for(str(header.get("game")))
+    except KeyError as err:
+        raise LogError(number, err.args[0]) from None
+    try:
+        return Session(engine, header.get("setup") or {})
+    except (ValueError, RuleError) as err:
+        raise LogError(number, f"the setup is not valid: {err}") from None
