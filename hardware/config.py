@@ -1,0 +1,158 @@
+"""One configuration file for the table: pins, sensor, die size, timing budget.
+
+The defaults live in ``hardware/table-noir.toml``. A site file (``--config``,
+``$TABLE_NOIR_CONFIG``, or ``table-noir.toml`` in the user config folder) may
+override any part of it. A bad value stops start-up with a ``ConfigError``
+that names the field and says what is allowed. Nothing starts half-configured.
+
+The enclosure models read the same ``geometry`` section, so the printed parts
+and the software always agree on die size and sensor height.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+DEFAULTS = Path(__file__).with_name("table-noir.toml")
+
+# BCM numbers a pad may use: every general-purpose pin on the 40-pin header
+# except I2C (2, 3), which the minimal build's sensor needs, and the UART (14, 15).
+USABLE_PINS = frozenset({4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27})
+
+
+class ConfigError(Exception):
+    """The configuration cannot be used; the message names each bad field."""
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PadPins(Strict):
+    black: int
+    white: int
+    gray: int
+
+
+class PadsConfig(Strict):
+    backend: Literal["gpio", "sim"] = "sim"
+    bounce_ms: int = Field(20, ge=1, le=200, description="debounce time for every button")
+    stuck_after_s: float = Field(30.0, ge=2, le=3600, description="a press held this long is reported as stuck")
+    pins: list[PadPins] = Field(default_factory=list, max_length=6, description="one entry per pad, pad 1 first")
+
+    @model_validator(mode="after")
+    def _pins_are_usable_and_distinct(self) -> "PadsConfig":
+        seen: dict[int, str] = {}
+        for number, pad in enumerate(self.pins, start=1):
+            for colour in ("black", "white", "gray"):
+                pin = getattr(pad, colour)
+                where = f"pads.pins[{number}].{colour}"
+                if pin not in USABLE_PINS:
+                    raise ValueError(f"{where}: GPIO{pin} cannot take a button; use one of {sorted(USABLE_PINS)}")
+                if pin in seen:
+                    raise ValueError(f"{where}: GPIO{pin} is already used by {seen[pin]}")
+                seen[pin] = where
+        return self
+
+
+class TrayConfig(Strict):
+    backend: Literal["serial", "i2c", "sim"] = "sim"
+    serial_port: str = Field("auto", description="a device path, or 'auto' to find the tray by its USB ids")
+    i2c_address: int = Field(0x29, ge=0x08, le=0x77, description="the VL53L0X's 7-bit I2C address")
+    timing_budget_ms: int = Field(33, ge=20, le=33, description="VL53L0X timing budget per sample")
+    settle_ms: int = Field(600, ge=100, le=5000, description="quiet time after which thrown dice count as settled")
+
+
+class GeometryConfig(Strict):
+    die_size_mm: float = Field(16.0, ge=8, le=30, description="edge of a Heat d6")
+    sensor_height_mm: float = Field(320.0, ge=150, le=1000, description="sensor lens above the tray floor")
+    max_heat_dice: int = Field(14, ge=8, le=30, description="tallest Heat stack the tray must measure")
+    tray_diameter_mm: float = Field(380.0, ge=200, le=600, description="inside diameter of the tray")
+    target_inner_mm: float = Field(120.0, ge=60, le=400, description="diameter of the Conflict Target's solid ring")
+    throw_line_mm: float = Field(300.0, ge=100, le=580, description="diameter of the dashed throwing line")
+    sensor_min_range_mm: float = Field(50.0, description="closest range the VL53L0X reads reliably")
+    sensor_max_range_mm: float = Field(1200.0, description="farthest range it reads reliably on a matte tray")
+
+    @model_validator(mode="after")
+    def _heat_is_measurable(self) -> "GeometryConfig":
+        top = self.max_heat_dice * self.die_size_mm
+        clearance = self.sensor_height_mm - top
+        if clearance < self.sensor_min_range_mm + self.die_size_mm:
+            raise ValueError(
+                f"geometry.sensor_height_mm: {self.sensor_height_mm:g} mm leaves only {clearance:g} mm above a "
+                f"{self.max_heat_dice}-die stack; the sensor needs {self.sensor_min_range_mm:g} mm plus one die "
+                f"of margin, so mount it at least {top + self.sensor_min_range_mm + self.die_size_mm:g} mm high"
+            )
+        if self.sensor_height_mm > self.sensor_max_range_mm * 0.8:
+            raise ValueError(
+                f"geometry.sensor_height_mm: {self.sensor_height_mm:g} mm is too far for a steady empty-tray reading; "
+                f"keep it under {self.sensor_max_range_mm * 0.8:g} mm"
+            )
+        if self.throw_line_mm >= self.tray_diameter_mm or self.target_inner_mm >= self.throw_line_mm:
+            raise ValueError("geometry: the target ring must sit inside the throwing line, inside the tray")
+        return self
+
+
+class KioskConfig(Strict):
+    operator_pin: str = Field("2468", pattern=r"^\d{4,8}$", description="4-8 digits that open the operator menu")
+    idle_attract_s: int = Field(300, ge=30, le=7200, description="idle time before attract mode")
+
+
+class Config(Strict):
+    pads: PadsConfig = PadsConfig()
+    tray: TrayConfig = TrayConfig()
+    geometry: GeometryConfig = GeometryConfig()
+    kiosk: KioskConfig = KioskConfig()
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        merged[key] = _merge(base[key], value) if isinstance(value, dict) and isinstance(base.get(key), dict) else value
+    return merged
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as err:
+        raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"config {path} is not valid TOML: {err}") from None
+
+
+def site_config_path() -> Path | None:
+    """Where the site's own file is looked for, if any exists."""
+    if env := os.environ.get("TABLE_NOIR_CONFIG"):
+        return Path(env)
+    from platformdirs import user_config_dir
+
+    candidate = Path(user_config_dir("table-noir")) / "table-noir.toml"
+    return candidate if candidate.exists() else None
+
+
+def load_config(path: str | Path | None = None) -> Config:
+    """The defaults with the site file (``path`` or the usual places) laid over them."""
+    data = _read(DEFAULTS)
+    site = Path(path) if path is not None else site_config_path()
+    if site is not None:
+        data = _merge(data, _read(site))
+    return parse_config(data, source=str(site or DEFAULTS))
+
+
+def parse_config(data: dict[str, Any], source: str = "config") -> Config:
+    try:
+        return Config.model_validate(data)
+    except ValidationError as err:
+        lines = []
+        for e in err.errors():
+            where = ".".join(str(p) for p in e["loc"] if p != "__root__")
+            message = e["msg"].removeprefix("Value error, ")
+            lines.append(f"  {where}: {message}" + (f" (got {e['input']!r})" if "input" in e and not isinstance(e["input"], dict) else ""))
+        raise ConfigError(f"{source} has {len(lines)} problem(s):\n" + "\n".join(lines)) from None

@@ -1,0 +1,142 @@
+"""What the hardware layer tells the kiosk: typed, timestamped events.
+
+Timestamps are ``time.monotonic()`` seconds on the machine that runs the
+kiosk. Nothing here knows any game rule: a press is a press, a collapse is
+dice falling, and the kiosk decides what they mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Callable, Union
+
+
+class ButtonColour(str, Enum):
+    """The three buttons on every pad. The shape moulded on each key carries
+    the same meaning for touch and colour-blind players (see hardware/README.md)."""
+
+    BLACK = "black"
+    WHITE = "white"
+    GRAY = "gray"
+
+
+class Zone(str, Enum):
+    """Where a thrown d10 came to rest on the Conflict Target."""
+
+    INSIDE = "inside"
+    TOUCHING = "touching"
+    OUTSIDE = "outside"
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonPressed:
+    player: int  # pad number, 1-6
+    button: ButtonColour
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonReleased:
+    player: int
+    button: ButtonColour
+    t: float
+    held_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonStuck:
+    """A button held far longer than any press: reported once, not repeated."""
+
+    player: int
+    button: ButtonColour
+    t: float
+    held_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class HeatHeight:
+    """The stack's height in dice changed (or was first measured)."""
+
+    dice: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class DieAdded:
+    dice: int  # height after the change
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class DieRemoved:
+    dice: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Collapse:
+    """The Heat fell: ``fell`` dice came down, ``standing`` are still up."""
+
+    fell: int
+    standing: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowImpact:
+    """A die struck the tray. ``zone``/``face`` are set only where a build can tell."""
+
+    t: float
+    strength: float = 0.0
+    zone: Zone | None = None
+    face: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ThrowSettled:
+    """The tray has been quiet long enough: the dice have stopped."""
+
+    t: float
+    zone: Zone | None = None
+    face: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DistanceSample:
+    """A raw range reading, for the hardware monitor and calibration screens."""
+
+    mm: int | None  # None: no valid reading (out of range, dropout)
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class LinkUp:
+    link: str  # "serial", "i2c", "sim"
+    detail: str
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class LinkDown:
+    link: str
+    reason: str
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareFault:
+    """Something the operator should fix (a stuck pin, a sensor missing, a bad line)."""
+
+    source: str
+    message: str
+    t: float
+
+
+PadEvent = Union[ButtonPressed, ButtonReleased, ButtonStuck]
+TrayEvent = Union[
+    HeatHeight, DieAdded, DieRemoved, Collapse, ThrowImpact, ThrowSettled, DistanceSample, LinkUp, LinkDown,
+    HardwareFault,
+]
+HardwareEvent = Union[PadEvent, TrayEvent]
+Listener = Callable[[HardwareEvent], None]
