@@ -1,0 +1,156 @@
+"""One game on the kiosk: the rules session, its stored log, and who has locked.
+
+The ``Runner`` is the only way the screen and the controller change a game.
+``propose`` hands an action to the rules; if they accept it, it is appended to
+the store (committed to disk) and only then are listeners told, so whatever a
+listener draws is already safe. A refused action raises ``RuleError`` and
+changes nothing, on screen or on disk.
+
+It also keeps track of secret rounds: when several players answer the same
+secret prompt (locking cards, wagers), the screen may show *who* has locked,
+never *what*, and when the last one locks the round is revealed at once.
+Nothing here imports Kivy, so it is tested and benchmarked on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from kiosk.rules import Engine, RuleError, Session
+from kiosk.rules.core import Action, Event, Prompt
+
+from .store import Store
+
+
+@dataclass
+class Change:
+    """What one accepted action (or an undo) did, as listeners see it."""
+
+    action: Action | None
+    events: list[Event]
+    undone: Action | None = None
+    reveal: list[Event] | None = None
+    """Set when this action closed a secret round: the public events to turn over."""
+
+
+@dataclass
+class SecretRound:
+    """Players asked for the same secret action; who has answered so far."""
+
+    action: str
+    locked: list[str] = field(default_factory=list)
+    waiting: list[str] = field(default_factory=list)
+
+
+class Runner:
+    def __init__(self, store: Store, session: Session, sid: int) -> None:
+        self.store = store
+        self.session = session
+        self.sid = sid
+        self.listeners: list[Callable[[Change], None]] = []
+        self._locked: dict[str, list[str]] = {}
+        self.last_reveal: list[Event] | None = None
+
+    # -- starting and resuming ----------------------------------------------
+
+    @classmethod
+    def new(cls, store: Store, engine: Engine, setup: dict[str, Any]) -> "Runner":
+        session = Session(engine, setup)
+        return cls(store, session, store.create(session))
+
+    @classmethod
+    def resume(cls, store: Store, sid: int) -> "Runner":
+        runner = cls(store, store.load(sid), sid)
+        runner._rebuild_locks()
+        return runner
+
+    # -- what the screen reads --------------------------------------------------
+
+    @property
+    def engine(self) -> Engine:
+        return self.session.engine
+
+    def awaiting(self) -> list[Prompt]:
+        return self.session.awaiting()
+
+    def players(self) -> list[str]:
+        return list(self.engine.players(self.session.state))
+
+    @property
+    def outcome(self) -> str | None:
+        return self.session.outcome
+
+    def secret_rounds(self) -> list[SecretRound]:
+        """Open secret rounds: who has locked and who is still choosing."""
+        waiting: dict[str, list[str]] = {}
+        for prompt in self.awaiting():
+            if prompt.secret and prompt.player is not None:
+                waiting.setdefault(prompt.action, []).append(prompt.player)
+        rounds = []
+        for action in sorted(set(waiting) | {a for a, who in self._locked.items() if who}):
+            rounds.append(SecretRound(action, list(self._locked.get(action, [])), waiting.get(action, [])))
+        return rounds
+
+    # -- changing the game ------------------------------------------------------
+
+    def propose(self, data: dict[str, Any] | Action) -> list[Event]:
+        """Apply an action if the rules accept it; store it; then tell listeners."""
+        secret = self._is_secret(data)
+        events = self.session.apply(data)
+        action = self.session.log[-1]
+        try:
+            self.store.append(self.sid, len(self.session.log), action, self.session.outcome)
+        except Exception:
+            self.session.undo()  # not on disk, so it did not happen
+            raise
+        reveal = self._track_lock(action) if secret else None
+        self.last_reveal = reveal if reveal is not None else self.last_reveal
+        self._tell(Change(action, events, reveal=reveal))
+        return events
+
+    def undo(self) -> Action:
+        """Take back the last action, on disk first."""
+        if not self.session.log:
+            raise RuleError("undo", "there is nothing to undo")
+        self.store.truncate(self.sid, len(self.session.log) - 1)
+        undone = self.session.undo()
+        self.store.truncate(self.sid, len(self.session.log), self.session.outcome)
+        self._rebuild_locks()
+        self._tell(Change(None, [], undone=undone))
+        return undone
+
+    # -- secret rounds ----------------------------------------------------------
+
+    def _is_secret(self, data: dict[str, Any] | Action) -> bool:
+        kind = data.type if isinstance(data, Action) else data.get("type")
+        who = data.player if isinstance(data, Action) else data.get("player")
+        return any(p.secret and p.action == kind and p.player == who for p in self.awaiting())
+
+    def _track_lock(self, action: Action) -> list[Event] | None:
+        """Note a locked answer; return the reveal if it closed the round."""
+        locked = self._locked.setdefault(action.type, [])
+        locked.append(str(action.player))
+        still = [p.player for p in self.awaiting() if p.secret and p.action == action.type]
+        if not still or any(p in locked for p in still):
+            self._locked[action.type] = []
+            return [e for e in self.session._events[-1] if e.to is None]
+        return None
+
+    def _rebuild_locks(self) -> None:
+        """After a resume or an undo, work out who is locked by replaying the log's shape."""
+        self._locked = {}
+        probe = Session(self.engine, self.session.setup)
+        for action in self.session.log:
+            secret = any(p.secret and p.action == action.type and p.player == action.player for p in probe.awaiting())
+            probe.apply(action)
+            if secret:
+                locked = self._locked.setdefault(action.type, [])
+                locked.append(str(action.player))
+                still = [p.player for p in probe.awaiting() if p.secret and p.action == action.type]
+                if not still or any(p in locked for p in still):
+                    self._locked[action.type] = []
+
+    def _tell(self, change: Change) -> None:
+        for listener in list(self.listeners):
+            listener(change)

@@ -1,0 +1,221 @@
+"""The session store: every accepted action goes to SQLite before the screen shows it.
+
+One database file holds every game the kiosk has run. Two tables:
+
+* ``sessions``: one row per game (game id, setup as JSON, when it started,
+  and once it is over, the outcome).
+* ``actions``: one row per accepted action, numbered from 1 in each session.
+
+The database runs in WAL mode with ``synchronous=FULL``, so a committed
+append survives a killed process or a cut cable. ``append`` commits before it
+returns; the kiosk calls it after the rules accept an action and before it
+redraws, so nothing a player has seen can be lost.
+
+Resuming replays the stored actions through the engine (the log is the
+truth), which lands exactly where the game was, prompt included. Exports are
+the JSON-lines log ``table-noir replay`` reads and a plain-text recap.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from kiosk.rules import Engine, LogError, Session, engine_for
+from kiosk.rules.core import Action
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    game TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    started REAL NOT NULL,
+    updated REAL NOT NULL,
+    outcome TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    PRIMARY KEY (session, seq)
+);
+"""
+
+
+class StoreError(Exception):
+    """The store cannot do what was asked; the message says why."""
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A stored game, as the home screen lists it."""
+
+    id: int
+    game: str
+    started: float
+    updated: float
+    actions: int
+    outcome: str | None
+
+
+class Store:
+    """A SQLite file of sessions and their action logs.
+
+    ``engines`` turns a game id into its engine; the default is the rules
+    registry. Tests pass their own to store the toy game.
+    """
+
+    def __init__(self, path: str | Path, engines: Callable[[str], Engine] = engine_for) -> None:
+        self.path = Path(path)
+        if str(path) != ":memory:":
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.engines = engines
+        self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- writing -------------------------------------------------------------
+
+    def create(self, session: Session) -> int:
+        """Store a new session (and any actions it already has); return its id."""
+        now = time.time()
+        with self._transaction():
+            cursor = self.db.execute(
+                "INSERT INTO sessions (game, setup, started, updated) VALUES (?, ?, ?, ?)",
+                (session.engine.game, session.setup.model_dump_json(), now, now),
+            )
+            sid = int(cursor.lastrowid)
+            for seq, action in enumerate(session.log, start=1):
+                self.db.execute("INSERT INTO actions VALUES (?, ?, ?)", (sid, seq, action.model_dump_json()))
+        return sid
+
+    def append(self, sid: int, seq: int, action: Action, outcome: str | None = None) -> None:
+        """Record action number ``seq`` (counted from 1). Committed to disk on return.
+
+        ``seq`` must follow the last stored action, so a log can never get a hole
+        or a duplicate, even if two screens race.
+        """
+        with self._transaction():
+            last = self._count(sid)
+            if seq != last + 1:
+                raise StoreError(f"session {sid}: expected action {last + 1}, got {seq}")
+            self.db.execute("INSERT INTO actions VALUES (?, ?, ?)", (sid, seq, action.model_dump_json()))
+            self.db.execute("UPDATE sessions SET updated = ?, outcome = ? WHERE id = ?", (time.time(), outcome, sid))
+
+    def truncate(self, sid: int, length: int, outcome: str | None = None) -> None:
+        """Keep only the first ``length`` actions (undo)."""
+        with self._transaction():
+            self.db.execute("DELETE FROM actions WHERE session = ? AND seq > ?", (sid, length))
+            self.db.execute("UPDATE sessions SET updated = ?, outcome = ? WHERE id = ?", (time.time(), outcome, sid))
+
+    def delete(self, sid: int) -> None:
+        with self._transaction():
+            self.db.execute("DELETE FROM actions WHERE session = ?", (sid,))
+            self.db.execute("DELETE FROM sessions WHERE id = ?", (sid,))
+
+    def clear(self) -> None:
+        """Forget every session (the operator's 'clear data')."""
+        with self._transaction():
+            self.db.execute("DELETE FROM actions")
+            self.db.execute("DELETE FROM sessions")
+
+    # -- reading -------------------------------------------------------------
+
+    def sessions(self) -> list[SessionInfo]:
+        """Every stored session, most recently played first."""
+        rows = self.db.execute(
+            "SELECT s.id, s.game, s.started, s.updated, COUNT(a.seq), s.outcome FROM sessions s "
+            "LEFT JOIN actions a ON a.session = s.id GROUP BY s.id ORDER BY s.updated DESC, s.id DESC"
+        ).fetchall()
+        return [SessionInfo(*row) for row in rows]
+
+    def unfinished(self) -> list[SessionInfo]:
+        return [info for info in self.sessions() if info.outcome is None]
+
+    def lines(self, sid: int) -> list[str]:
+        """The session as JSON lines: a header, then one action per line."""
+        row = self.db.execute("SELECT game, setup FROM sessions WHERE id = ?", (sid,)).fetchone()
+        if row is None:
+            raise StoreError(f"no stored session {sid}")
+        game, setup = row
+        from kiosk.rules.core import LOG_FORMAT
+
+        header = json.dumps({"game": game, "format": LOG_FORMAT, "setup": json.loads(setup)})
+        actions = [a for (a,) in self.db.execute("SELECT action FROM actions WHERE session = ? ORDER BY seq", (sid,))]
+        return [header, *actions]
+
+    def load(self, sid: int) -> Session:
+        """Rebuild the session by replaying its stored log."""
+        lines = self.lines(sid)
+        header = json.loads(lines[0])
+        try:
+            engine = self.engines(header["game"])
+        except KeyError as err:
+            raise StoreError(f"session {sid}: {err.args[0]}") from None
+        session = Session(engine, header["setup"])
+        for number, raw in enumerate(lines[1:], start=2):
+            try:
+                session.apply(json.loads(raw))
+            except Exception as err:  # a log this build cannot replay: say where
+                raise StoreError(f"session {sid}: {LogError(number, str(err))}") from None
+        return session
+
+    def export_jsonl(self, sid: int, path: str | Path) -> Path:
+        """Write the log in the format ``table-noir replay`` reads."""
+        path = Path(path)
+        path.write_text("\n".join(self.lines(sid)) + "\n", encoding="utf-8")
+        return path
+
+    def export_recap(self, sid: int, path: str | Path) -> Path:
+        """Write the public story of the session, one event a line."""
+        session = self.load(sid)
+        path = Path(path)
+        title = f"{session.engine.title}, session {sid}"
+        ending = session.outcome or "(still being played)"
+        path.write_text("\n".join([title, "", *session.recap(None), "", f"Result: {ending}"]) + "\n", encoding="utf-8")
+        return path
+
+    # -- helpers -------------------------------------------------------------
+
+    def _count(self, sid: int) -> int:
+        row = self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM actions WHERE session = ?", (sid,)).fetchone()
+        exists = self.db.execute("SELECT 1 FROM sessions WHERE id = ?", (sid,)).fetchone()
+        if exists is None:
+            raise StoreError(f"no stored session {sid}")
+        return int(row[0])
+
+    def _transaction(self) -> "_Transaction":
+        return _Transaction(self.db)
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind, value, tb) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+def default_path() -> Path:
+    """Where the kiosk keeps its sessions: ``$TABLE_NOIR_DATA`` or the user data folder."""
+    import os
+
+    if env := os.environ.get("TABLE_NOIR_DATA"):
+        return Path(env) / "sessions.sqlite3"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("table-noir")) / "sessions.sqlite3"
