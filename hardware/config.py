@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import tomllib
+from difflib import get_close_matches
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -27,6 +28,10 @@ USABLE_PINS = frozenset({4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20, 2
 
 class ConfigError(Exception):
     """The configuration cannot be used; the message names each bad field."""
+
+
+class BackendUnavailable(ConfigError):
+    """The config names a backend this machine cannot run (gpio pads on a desktop, say)."""
 
 
 class Strict(BaseModel):
@@ -47,16 +52,24 @@ class PadsConfig(Strict):
 
     @model_validator(mode="after")
     def _pins_are_usable_and_distinct(self) -> "PadsConfig":
+        problems: list[str] = []
         seen: dict[int, str] = {}
         for number, pad in enumerate(self.pins, start=1):
             for colour in ("black", "white", "gray"):
                 pin = getattr(pad, colour)
-                where = f"pads.pins[{number}].{colour}"
+                where = f"pads.pins, pad {number}, {colour}"
                 if pin not in USABLE_PINS:
-                    raise ValueError(f"{where}: GPIO{pin} cannot take a button; use one of {sorted(USABLE_PINS)}")
-                if pin in seen:
-                    raise ValueError(f"{where}: GPIO{pin} is already used by {seen[pin]}")
-                seen[pin] = where
+                    problems.append(
+                        f"{where}: GPIO{pin} cannot take a button (I2C, UART and power pins are kept free); "
+                        f"buttons may use GPIO {', '.join(map(str, sorted(USABLE_PINS)))}"
+                    )
+                elif pin in seen:
+                    problems.append(f"{where}: GPIO{pin} is already used by {seen[pin]}")
+                seen.setdefault(pin, where)
+        if self.backend == "gpio" and not self.pins:
+            problems.append('pads.pins: pads.backend is "gpio" but no pad is listed; add one line per pad')
+        if problems:
+            raise ValueError("\n  ".join(problems))
         return self
 
 
@@ -75,8 +88,8 @@ class GeometryConfig(Strict):
     tray_diameter_mm: float = Field(380.0, ge=200, le=600, description="inside diameter of the tray")
     target_inner_mm: float = Field(120.0, ge=60, le=400, description="diameter of the Conflict Target's solid ring")
     throw_line_mm: float = Field(300.0, ge=100, le=580, description="diameter of the dashed throwing line")
-    sensor_min_range_mm: float = Field(50.0, description="closest range the VL53L0X reads reliably")
-    sensor_max_range_mm: float = Field(1200.0, description="farthest range it reads reliably on a matte tray")
+    sensor_min_range_mm: float = Field(50.0, ge=20, le=200, description="closest range the VL53L0X reads reliably")
+    sensor_max_range_mm: float = Field(1200.0, ge=300, le=2000, description="farthest range it reads reliably on a matte tray")
 
     @model_validator(mode="after")
     def _heat_is_measurable(self) -> "GeometryConfig":
@@ -94,7 +107,11 @@ class GeometryConfig(Strict):
                 f"keep it under {self.sensor_max_range_mm * 0.8:g} mm"
             )
         if self.throw_line_mm >= self.tray_diameter_mm or self.target_inner_mm >= self.throw_line_mm:
-            raise ValueError("geometry: the target ring must sit inside the throwing line, inside the tray")
+            raise ValueError(
+                f"geometry.target_inner_mm, throw_line_mm, tray_diameter_mm: the target ring "
+                f"({self.target_inner_mm:g} mm) must be smaller than the throwing line ({self.throw_line_mm:g} mm), "
+                f"which must be smaller than the tray ({self.tray_diameter_mm:g} mm)"
+            )
         return self
 
 
@@ -150,9 +167,70 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
     try:
         return Config.model_validate(data)
     except ValidationError as err:
-        lines = []
-        for e in err.errors():
-            where = ".".join(str(p) for p in e["loc"] if p != "__root__")
-            message = e["msg"].removeprefix("Value error, ")
-            lines.append(f"  {where}: {message}" + (f" (got {e['input']!r})" if "input" in e and not isinstance(e["input"], dict) else ""))
+        lines = [f"  {line.strip()}" for e in err.errors() for line in _explain(e).splitlines()]
         raise ConfigError(f"{source} has {len(lines)} problem(s):\n" + "\n".join(lines)) from None
+
+
+# Values never echoed back in an error message (it may end up in a log).
+SECRET_FIELDS = {("kiosk", "operator_pin")}
+
+
+def _explain(error: dict[str, Any]) -> str:
+    """One readable line for one pydantic error: the field, what is wrong, what is allowed."""
+    loc = tuple(error["loc"])
+    kind, message = error["type"], error["msg"]
+    if kind == "value_error":  # our own validators already name the fields
+        return message.removeprefix("Value error, ")
+    where = _where(loc)
+    names = tuple(p for p in loc if isinstance(p, str))
+    owner, info = _lookup(names)
+    got = "" if names in SECRET_FIELDS or isinstance(error.get("input"), dict) else f" (got {error.get('input')!r})"
+    about = f" [{info.description}]" if info is not None and info.description else ""
+    if kind == "extra_forbidden":
+        allowed = sorted(owner.model_fields) if owner is not None else []
+        guess = get_close_matches(str(loc[-1]), allowed, n=1)
+        hint = f"; did you mean {guess[0]!r}?" if guess else ""
+        return f"{where}: unknown setting{hint} (allowed here: {', '.join(allowed)})"
+    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than") and info is not None:
+        low, high = _bounds(info)
+        return f"{where}: must be from {low:g} to {high:g}{got}{about}"
+    if kind == "missing":
+        return f"{where}: missing; it must be set{about}"
+    if kind == "string_pattern_mismatch" and info is not None:
+        return f"{where}: must be {info.description}{got}"
+    return f"{where}: {message[0].lower() + message[1:]}{got}{about}"
+
+
+def _where(loc: tuple) -> str:
+    """("pads", "pins", 1, "gray") -> "pads.pins, pad 2, gray"; ("tray", "bogus") -> "tray.bogus"."""
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f", pad {part + 1}," if text == "pads.pins" else f"[{part}]"
+        else:
+            text += (" " if text.endswith(",") else "." if text else "") + part
+    return text.rstrip(",")
+
+
+def _lookup(names: tuple[str, ...]) -> tuple[type[BaseModel] | None, Any]:
+    """The model that owns the last of ``names``, and that field's FieldInfo (None where unknown)."""
+    model: type[BaseModel] | None = Config
+    for name in names[:-1]:
+        model = _model_of(model.model_fields.get(name) if model else None)
+    info = model.model_fields.get(names[-1]) if model is not None and names else None
+    return model, info
+
+
+def _model_of(info: Any) -> type[BaseModel] | None:
+    if info is None:
+        return None
+    inner = get_args(info.annotation)[0] if get_args(info.annotation) else info.annotation
+    return inner if isinstance(inner, type) and issubclass(inner, BaseModel) else None
+
+
+def _bounds(info: Any) -> tuple[float, float]:
+    low, high = float("-inf"), float("inf")
+    for rule in info.metadata:
+        low = getattr(rule, "ge", getattr(rule, "gt", low))
+        high = getattr(rule, "le", getattr(rule, "lt", high))
+    return low, high
