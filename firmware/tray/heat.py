@@ -1,0 +1,273 @@
+"""Heat sensing: how tall the stack of d6 is, and when it falls.
+
+A VL53L0X looks straight down on the Heat from its arm. It reports the
+distance to the nearest surface in its spot: the top of the stack, or a
+hand, or a thrown d10 passing through. ``Calibration`` turns a distance into
+a height in dice; ``HeatTracker`` turns a stream of readings into a few
+events a game can use::
+
+    {"type": "height", "dice": n}                  first measured, or changed
+    {"type": "added", "dice": n}                   one die put on top (n = height after)
+    {"type": "removed", "dice": n}                 one die taken off (n = height after)
+    {"type": "collapse", "fell": n, "standing": m} the stack fell
+
+How the tracker tells these apart (all thresholds are in dice, so they
+scale with the die size):
+
+* A reading is *clean* at level k when it lies within ``clean_tol`` of k.
+  Noise of a few millimetres stays clean; a spike usually does not.
+* Readings much closer than the stack top (more than ``occlude`` dice above
+  it) are something in the beam. A short run of them is a thrown die flying
+  through; a run of ``hand_min`` or more is a hand at the stack. While a
+  hand is about, a lower stack means dice were taken off (``removed``), never
+  a fall, and every change waits for ``settle`` clean readings in a row.
+* With no hand about, a reading more than ``depart`` dice below the stack
+  top followed by a reading clean at a lower level k is a collapse down to
+  k. Two readings are the least that tells a fall from a single spike, so a
+  fall is reported on the second reading that shows it. A first reading
+  caught mid-fall (tumbling dice) does not set the count: the second does.
+* A taller stack is believed only after ``settle`` clean readings (a Risk
+  die is placed by hand, so there is no hurry).
+* Dropouts and out-of-range codes (``None``, or any distance outside the
+  sensor's range or below the tray floor) are skipped: they neither confirm
+  nor break anything.
+
+This module is pure and CircuitPython-compatible: the tray's RP2040 runs
+this very file (as ``tray.heat``), and the Pi's i2c and simulated backends
+import it as ``firmware.tray.heat``. So: no dataclasses, no typing, only
+``math``.
+"""
+
+import math
+
+# The sensor's working range; anything outside is an error code, not a distance.
+MIN_VALID_MM = 30
+MAX_VALID_MM = 1200
+
+
+def _median(values):
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        raise ValueError("no readings")
+    mid = n // 2
+    if n % 2:
+        return float(ordered[mid])
+    return (ordered[mid - 1] + ordered[mid]) / 2.0
+
+
+def _valid(readings, min_mm=MIN_VALID_MM, max_mm=MAX_VALID_MM):
+    return [r for r in readings if r is not None and min_mm <= r <= max_mm]
+
+
+class Calibration:
+    """Where the empty tray floor is and how tall one die is, in millimetres.
+
+    ``height(mm)`` is the stack height in dice (a float) for a distance.
+    """
+
+    def __init__(self, empty_mm, die_mm):
+        empty_mm = float(empty_mm)
+        die_mm = float(die_mm)
+        if not (MIN_VALID_MM < empty_mm <= MAX_VALID_MM):
+            raise ValueError(
+                "empty_mm %.0f is outside the sensor's range (%d-%d mm)" % (empty_mm, MIN_VALID_MM, MAX_VALID_MM)
+            )
+        if not (4.0 <= die_mm <= 40.0):
+            raise ValueError("die_mm %.1f is not a plausible die size (4-40 mm)" % die_mm)
+        self.empty_mm = empty_mm
+        self.die_mm = die_mm
+
+    def height(self, mm):
+        """Stack height in dice (float) for a distance reading in mm."""
+        return (self.empty_mm - mm) / self.die_mm
+
+    def distance(self, dice):
+        """The distance the sensor should read over a stack of ``dice``."""
+        return self.empty_mm - dice * self.die_mm
+
+    def max_dice(self, min_mm=MIN_VALID_MM):
+        """The tallest stack the sensor can still see the top of."""
+        return int((self.empty_mm - min_mm) / self.die_mm)
+
+    def __repr__(self):
+        return "Calibration(empty_mm=%.1f, die_mm=%.2f)" % (self.empty_mm, self.die_mm)
+
+
+def calibrate_from(empty_readings, stack_readings, known_dice):
+    """A Calibration from readings of the empty tray and of a stack of ``known_dice``.
+
+    Uses the median of the valid readings of each, so a few dropouts or
+    spikes do not matter. Raises ValueError saying what is wrong.
+    """
+    try:
+        known_dice = int(known_dice)
+    except (TypeError, ValueError):
+        raise ValueError("known_dice must be a whole number of dice")
+    if known_dice < 1:
+        raise ValueError("the known stack needs at least 1 die (got %d)" % known_dice)
+    empty = _valid(empty_readings)
+    stack = _valid(stack_readings)
+    if len(empty) < 3:
+        raise ValueError("too few valid empty-tray readings (%d, need 3)" % len(empty))
+    if len(stack) < 3:
+        raise ValueError("too few valid stack readings (%d, need 3)" % len(stack))
+    empty_mm = _median(empty)
+    stack_mm = _median(stack)
+    if stack_mm >= empty_mm:
+        raise ValueError(
+            "the stack reads %.0f mm, not closer than the empty tray (%.0f mm): is the stack under the sensor?"
+            % (stack_mm, empty_mm)
+        )
+    die_mm = (empty_mm - stack_mm) / known_dice
+    if not (4.0 <= die_mm <= 40.0):
+        raise ValueError(
+            "%d dice measured %.0f mm tall, %.1f mm a die: not a plausible die size (4-40 mm)"
+            % (known_dice, empty_mm - stack_mm, die_mm)
+        )
+    return Calibration(empty_mm, die_mm)
+
+
+class HeatTracker:
+    """Turns distance readings into Heat events (see the module docstring).
+
+    ``feed(mm_or_None, t)`` takes one reading (``t`` in seconds, only passed
+    through) and returns a list of event dicts, usually empty. ``level`` is
+    the current height in dice, or None before the stack was first seen.
+    """
+
+    def __init__(
+        self,
+        calibration,
+        clean_tol=0.35,
+        depart=0.5,
+        occlude=1.5,
+        hand_min=4,
+        settle=3,
+        min_mm=MIN_VALID_MM,
+        max_mm=MAX_VALID_MM,
+    ):
+        self.calibration = calibration
+        self.clean_tol = clean_tol
+        self.depart = depart
+        self.occlude = occlude
+        self.hand_min = hand_min
+        self.settle = settle
+        self.min_mm = min_mm
+        self.max_mm = max_mm
+        self.level = None
+        self.samples = 0  # readings fed, valid or not
+        self.rejected = 0  # readings skipped as dropouts / out-of-range codes
+        self._reset_state()
+
+    def _reset_state(self):
+        self._prev_h = None  # height of the previous valid reading
+        self._run = []  # recent clean levels, newest last (None = not clean)
+        self._occluded_run = 0  # occluded readings in the current run
+        self._handled = False  # a hand has been at the stack since it was last steady
+
+    def reset(self, calibration=None):
+        """Forget the stack (and optionally take a new calibration)."""
+        if calibration is not None:
+            self.calibration = calibration
+        self.level = None
+        self._reset_state()
+
+    # -- helpers ---------------------------------------------------------
+    def _clean_level(self, h):
+        k = int(math.floor(h + 0.5))
+        if k < 0 or abs(h - k) > self.clean_tol:
+            return None
+        return k
+
+    def _settled_level(self):
+        """The level of the last ``settle`` readings if they all agree and are clean."""
+        if len(self._run) < self.settle:
+            return None
+        last = self._run[-self.settle:]
+        first = last[0]
+        if first is None:
+            return None
+        for k in last:
+            if k != first:
+                return None
+        return first
+
+    def _change(self, k, kind):
+        """Move the level to k, returning the events that describe the move."""
+        events = []
+        if kind == "collapse":
+            events.append({"type": "collapse", "fell": self.level - k, "standing": k})
+        elif kind == "add":
+            for n in range(self.level + 1, k + 1):
+                events.append({"type": "added", "dice": n})
+        elif kind == "remove":
+            for n in range(self.level - 1, k - 1, -1):
+                events.append({"type": "removed", "dice": n})
+        self.level = k
+        self._handled = False
+        self._run = []
+        events.append({"type": "height", "dice": k})
+        return events
+
+    # -- the tracker -----------------------------------------------------
+    def feed(self, mm, t=None):
+        """One reading in; a list of event dicts out (usually empty)."""
+        self.samples += 1
+        if mm is None or mm < self.min_mm or mm > self.max_mm:
+            self.rejected += 1
+            return []
+        h = self.calibration.height(mm)
+        if h < -self.depart:
+            # Farther than the tray floor: a bad reading, not a place a die can be.
+            self.rejected += 1
+            return []
+        prev = self._prev_h
+        self._prev_h = h
+
+        if self.level is None:
+            self._run.append(self._clean_level(h))
+            del self._run[:-self.settle]
+            k = self._settled_level()
+            if k is None:
+                return []
+            self.level = k
+            self._run = []
+            return [{"type": "height", "dice": k}]
+
+        level = self.level
+        # Something in the beam above the stack: a flying die or a hand.
+        if h > level + self.occlude:
+            self._occluded_run += 1
+            if self._occluded_run >= self.hand_min:
+                self._handled = True
+            self._run.append(None)
+            del self._run[:-self.settle]
+            return []
+        self._occluded_run = 0
+
+        k = self._clean_level(h)
+        self._run.append(k)
+        del self._run[:-self.settle]
+
+        # A fall: two readings in a row below the stack top, the second clean.
+        if (
+            not self._handled
+            and k is not None
+            and k < level
+            and prev is not None
+            and prev < level - self.depart
+            and prev >= k - self.clean_tol
+        ):
+            return self._change(k, "collapse")
+
+        settled = self._settled_level()
+        if settled is None:
+            return []
+        if settled == level:
+            self._handled = False  # steady again: whatever the hand did, it changed nothing
+            return []
+        if settled > level:
+            return self._change(settled, "add")
+        # Lower and steady: dice taken off by hand, or a fall the fast path missed.
+        return self._change(settled, "remove" if self._handled else "collapse")

@@ -1,0 +1,477 @@
+"""A simulated sensing tray: the Heat, thrown d10s and a sensor that behaves like a VL53L0X.
+
+Two layers:
+
+* ``TableSimulator`` is the raw physics, with no detection at all. You act on
+  the table (``add_die``, ``remove_die``, ``throw``, ``topple``) and read it
+  one sample at a time with ``tick()``, which returns what the sensors would
+  see: a distance in mm (or None, or an out-of-range code) and a piezo level.
+  It also keeps ``truth``, a record of what really happened and on which
+  sample it became visible, so tests and benchmarks can grade a detector.
+* ``SimTray`` is a ``Tray`` port built on it: the simulator, the very Heat
+  tracker the firmware runs (``firmware.tray.heat``) and the firmware's
+  impact/settle detector, emitting the same events a real tray does.
+
+What the simulated sensor does, and why (numbers are per sample, one sample
+per timing budget, 33 ms by default):
+
+* Gaussian noise of 1 mm + 0.5 % of the distance (about 2.6 mm sd at 320 mm),
+  plus up to 1.5 mm more while the tray vibrates after an impact.
+* Dropouts (None) 0.5 %, now and then in bursts; out-of-range codes 8190/8191
+  0.5 %; an odd junk value anywhere in range 0.1 %.
+* Things above the stack are closer than its top, and the sensor reports the
+  nearest: a hand placing or taking a die (several hundred ms), a thrown d10
+  flying through the beam (a sample or two), dice bouncing after a landing.
+* A tall stack (over 6 dice) sways. Seen from above the sway moves the top
+  only a few mm (at most 3), but a shaken, swaying stack sometimes shows the
+  spot half on the top face and half on the die's side: a reading up to 0.4
+  of a die too far, for one sample.
+* A throw may hit the Heat. The chance of a collapse grows with the stack's
+  height and with the throw's inaccuracy. A collapse is partial or total;
+  for a sample or two the beam may catch dice on their way down (a reading
+  anywhere between the old top and the new one, or nothing).
+* Fallen dice roll out of the spot: the sensor arm narrows its view to the
+  stack's footprint (see the enclosure), so only standing dice are seen.
+
+The piezo level is 0..1 of full scale: about 0.01 at rest, a spike of
+0.3-1.0 when a d10 lands, ringing down over a few hundred ms with smaller
+bounces; falling Heat dice add their own knocks.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Optional
+
+from firmware.tray.heat import Calibration, HeatTracker
+from firmware.tray.impact import ImpactDetector
+
+from .config import Config, GeometryConfig
+from .events import (
+    Collapse,
+    DieAdded,
+    DieRemoved,
+    DistanceSample,
+    HeatHeight,
+    LinkDown,
+    LinkUp,
+    ThrowImpact,
+    ThrowSettled,
+    Zone,
+)
+from .ports import Tray
+
+OUT_OF_RANGE_CODES = (8190, 8191)
+
+
+@dataclass(frozen=True, slots=True)
+class RawSample:
+    """One sample as the sensors give it. ``distance_mm`` may be None or an out-of-range code."""
+
+    t: float
+    distance_mm: Optional[int]
+    piezo: float
+
+
+@dataclass(frozen=True, slots=True)
+class Truth:
+    """Something that really happened on the simulated table.
+
+    ``sample`` is the index of the first sample on which it shows: for a
+    change of the stack, the first sample whose reading is no longer the old
+    top (for a collapse) or the first one after the hand has left (for an
+    added or removed die). ``kind`` is one of "added", "removed", "collapse",
+    "landed" (a thrown d10 came to rest).
+    """
+
+    kind: str
+    sample: int
+    t: float
+    dice: int  # stack height after the event
+    fell: int = 0
+    standing: int = 0
+    zone: Optional[Zone] = None
+    face: Optional[int] = None
+    hit_heat: bool = False
+
+
+@dataclass
+class _Slot:
+    """What the physics has planned for one future sample."""
+
+    above_mm: Optional[float] = None  # something this high above the floor is in the beam
+    tumble: Optional[tuple] = None  # (new, old) heights: dice on their way down are in the beam
+    blind: bool = False  # the reading is lost (dropout)
+    set_stack: Optional[int] = None  # the stack becomes this tall on this sample
+    truth: list = field(default_factory=list)  # Truth records that become visible on this sample
+    knock: float = 0.0  # a piezo impulse on this sample
+    shake: float = 0.0  # shakes the stack (0..1)
+    vibrate: float = 0.0  # starts tray vibration (0..1)
+
+
+class TableSimulator:
+    """The raw physics of the tray (see the module docstring). Seeded: same seed, same table."""
+
+    def __init__(self, geometry: GeometryConfig, seed: int = 0, sample_period_s: float = 0.033,
+                 start_dice: int = 2, offset_mm: float = 0.0):
+        if start_dice < 0 or start_dice > geometry.max_heat_dice:
+            raise ValueError(f"start_dice must be 0-{geometry.max_heat_dice}, got {start_dice}")
+        self.geometry = geometry
+        self.rng = random.Random(seed)
+        self.sample_period_s = sample_period_s
+        self.offset_mm = offset_mm  # a sensor's fixed range error, for calibration tests
+        self.stack = start_dice  # dice standing right now
+        self._planned = start_dice  # dice standing once every scheduled action is done
+        self.index = 0  # samples produced so far
+        self.t = 0.0
+        self.truth: list[Truth] = []
+        self._slots: list[_Slot] = []
+        self._vibration = 0.0
+        self._shake = 0.0
+        self._piezo = 0.0
+        self._phase = self.rng.uniform(0, 2 * math.pi)
+        self._dropout_burst = 0
+
+    # -- planning ---------------------------------------------------------
+    def _slot(self, i: int) -> _Slot:
+        while len(self._slots) <= i:
+            self._slots.append(_Slot())
+        return self._slots[i]
+
+    @property
+    def busy_samples(self) -> int:
+        """Samples until every action asked for so far has played out."""
+        return len(self._slots)
+
+    @property
+    def planned_dice(self) -> int:
+        """The stack height once every scheduled action is done."""
+        return self._planned
+
+    def _top_mm(self, dice: int) -> float:
+        return dice * self.geometry.die_size_mm
+
+    def _hand(self, change: int, kind: str) -> None:
+        """A hand comes over the stack, changes it by ``change`` dice, and leaves."""
+        rng = self.rng
+        start = len(self._slots) + rng.randint(2, 10)
+        before, after = rng.randint(4, 12), rng.randint(2, 8)
+        old, new = self._planned, self._planned + change
+        for j in range(before + after):
+            slot = self._slot(start + j)
+            # The hand hovers 2-8 cm over the top (or holds the die just above it).
+            slot.above_mm = self._top_mm(max(old, new)) + rng.uniform(20, 80)
+            if rng.random() < 0.05:
+                slot.blind = True
+            if j == before:
+                slot.set_stack = new
+                slot.knock = rng.uniform(0.02, 0.06)  # a die set down or lifted: a faint tap
+        first = start + before + after
+        self._slot(first).truth.append(Truth(kind, 0, 0.0, new))
+        self._slot(first + rng.randint(3, 10))  # the hand takes a moment to be out of the way
+        self._planned = new
+
+    def add_die(self) -> None:
+        """Someone puts one die on top of the Heat (a Risk, a Gain Heat, a rebuild)."""
+        if self._planned >= self.geometry.max_heat_dice:
+            raise ValueError(f"the Heat is already {self._planned} dice, the most this tray measures")
+        self._hand(+1, "added")
+
+    def remove_die(self) -> None:
+        """Someone takes the top die off the Heat."""
+        if self._planned <= 0:
+            raise ValueError("there is no die on the tray to take off")
+        self._hand(-1, "removed")
+
+    def collapse_chance(self, dice: int, accuracy: float) -> float:
+        """How likely a throw makes a stack of ``dice`` fall: more for tall stacks and wild throws."""
+        if dice <= 0:
+            return 0.0
+        return min(0.9, (0.03 + 0.025 * (dice - 2)) * (0.4 + 1.6 * (1.0 - accuracy)))
+
+    def throw(self, accuracy: float = 0.8, zone: Zone | str | None = None, face: int | None = None,
+              collapse: bool | None = None) -> Truth:
+        """A d10 is thrown at the Conflict Target.
+
+        ``accuracy`` 0..1: how well aimed (decides the zone when not given, and
+        the chance of hitting the Heat). ``collapse`` forces the outcome for
+        scripted tests; normally chance decides. Returns the landing record
+        (also in ``truth`` once it happens).
+        """
+        if not 0.0 <= accuracy <= 1.0:
+            raise ValueError(f"accuracy must be between 0 and 1, got {accuracy}")
+        if face is not None and not 1 <= face <= 10:
+            raise ValueError(f"a d10 shows 1-10, got {face}")
+        rng = self.rng
+        if zone is None:
+            r = rng.random()
+            zone = Zone.INSIDE if r < 0.85 * accuracy else Zone.TOUCHING if r < 0.85 * accuracy + 0.12 else Zone.OUTSIDE
+        zone = Zone(zone)
+        face = face if face is not None else rng.randint(1, 10)
+        dice = self._planned
+        falls = collapse if collapse is not None else rng.random() < self.collapse_chance(dice, accuracy)
+        falls = falls and dice > 0
+        start = len(self._slots) + rng.randint(1, 4)
+        land = start + rng.randint(3, 8)
+        # A d10 crossing the beam on its way in, now and then.
+        if rng.random() < 0.3:
+            for j in range(rng.randint(1, 2)):
+                self._slot(land - 1 - j).above_mm = self._top_mm(dice) + rng.uniform(10, 150)
+        slot = self._slot(land)
+        slot.knock = rng.uniform(0.3, 1.0)
+        slot.vibrate = 1.0
+        slot.shake = 1.0 if falls else rng.uniform(0.1, 0.6) * (1.3 - accuracy)
+        for j in range(rng.randint(1, 3)):  # bounces
+            self._slot(land + 2 + 3 * j + rng.randint(0, 2)).knock = rng.uniform(0.05, 0.3)
+        if falls:
+            self._fall(land + rng.randint(0, 1), dice, None)
+        landed = Truth("landed", 0, 0.0, self._planned, zone=zone, face=face, hit_heat=falls)
+        self._slot(land).truth.append(landed)
+        self._slot(land + rng.randint(15, 25))  # rolling to a stop
+        return landed
+
+    def topple(self, n: int | None = None) -> None:
+        """The Heat falls with no throw (a bumped table, an elbow). ``n`` dice fall (None: chance)."""
+        dice = self._planned
+        if dice <= 0:
+            raise ValueError("there is no stack to topple")
+        if n is not None and not 1 <= n <= dice:
+            raise ValueError(f"n must be 1-{dice} (the dice standing), got {n}")
+        at = len(self._slots) + self.rng.randint(1, 5)
+        self._slot(at).shake = 1.0
+        self._fall(at, dice, n)
+
+    def _fall(self, at: int, dice: int, fell: int | None) -> None:
+        rng = self.rng
+        if fell is None:
+            total = dice == 1 or rng.random() < 0.25 + 0.02 * dice
+            fell = dice if total else rng.randint(1, dice - 1)
+        r = rng.random()
+        tumble = 0 if r < 0.55 else 1 if r < 0.92 else 2
+        new = dice - fell
+        for j in range(tumble):
+            self._slot(at + j).tumble = (new, dice)
+        slot = self._slot(at + tumble)
+        slot.set_stack = new
+        self._slot(at).truth.append(Truth("collapse", 0, 0.0, new, fell=fell, standing=new))
+        for j in range(min(fell, 4)):  # Heat dice hitting the tray
+            self._slot(at + 1 + j + rng.randint(0, 2)).knock = rng.uniform(0.1, 0.5)
+        self._slot(at + tumble).vibrate = max(self._slot(at + tumble).vibrate, 0.7)
+        self._planned = new
+
+    # -- sampling ---------------------------------------------------------
+    def tick(self) -> RawSample:
+        """Advance one sample period and return what the sensors read."""
+        rng = self.rng
+        slot = self._slots.pop(0) if self._slots else _Slot()
+        if slot.set_stack is not None:
+            self.stack = slot.set_stack
+        for record in slot.truth:
+            self.truth.append(_stamped(record, self.index, self.t))
+        self._vibration = max(self._vibration * 0.8, slot.vibrate)
+        self._shake = max(self._shake * 0.93, slot.shake)
+        self._piezo = self._piezo * 0.55 + slot.knock
+
+        g = self.geometry
+        floor = g.sensor_height_mm + self.offset_mm
+        top = floor - self._top_mm(self.stack)
+        sd = 1.0 + 0.005 * top + 1.5 * self._vibration
+        reading = top + rng.gauss(0.0, sd)
+        # Sway of a tall stack: a few mm at most along the beam.
+        if self.stack > 6:
+            self._phase += 2 * math.pi * self.sample_period_s / (0.35 + 0.04 * self.stack)
+            amp = min(3.0, 0.25 * (self.stack - 6) * (1 + 2 * self._shake))
+            reading += amp * math.sin(self._phase)
+            if rng.random() < 0.03 * self._shake:
+                reading += rng.uniform(0.1, 0.4) * g.die_size_mm
+        if slot.tumble is not None:
+            new, old = slot.tumble
+            reading = floor - rng.uniform(self._top_mm(new), self._top_mm(old)) if rng.random() > 0.2 else None
+        # Bouncing dice in the spot, above the top.
+        if reading is not None and rng.random() < 0.04 * self._vibration:
+            reading = min(reading, top - rng.uniform(10, 120))
+        if slot.above_mm is not None and reading is not None:
+            reading = min(reading, floor - slot.above_mm + rng.gauss(0.0, 3.0))
+
+        distance: Optional[int]
+        if slot.blind or reading is None:
+            distance = None
+        elif self._dropout_burst > 0:
+            self._dropout_burst -= 1
+            distance = None
+        else:
+            r = rng.random()
+            if r < 0.005:
+                distance = None
+            elif r < 0.010:
+                distance = rng.choice(OUT_OF_RANGE_CODES)
+            elif r < 0.011:
+                distance = rng.randint(0, int(g.sensor_max_range_mm))
+            elif r < 0.0115:
+                self._dropout_burst = rng.randint(2, 12)
+                distance = None
+            else:
+                distance = max(0, int(round(reading)))
+        piezo = min(1.0, self._piezo + abs(rng.gauss(0.0, 0.006)) + 0.008)
+        sample = RawSample(round(self.t, 6), distance, round(piezo, 4))
+        self.index += 1
+        self.t += self.sample_period_s
+        return sample
+
+    def run_until_idle(self, extra: int = 0) -> list[RawSample]:
+        """Tick until every scheduled action has played out (plus ``extra`` quiet samples)."""
+        samples = []
+        while self._slots:
+            samples.append(self.tick())
+        for _ in range(extra):
+            samples.append(self.tick())
+        return samples
+
+
+def _stamped(record: Truth, index: int, t: float) -> Truth:
+    return Truth(record.kind, index, round(t, 6), record.dice, record.fell, record.standing, record.zone,
+                 record.face, record.hit_heat)
+
+
+class SimTray(Tray):
+    """A Tray port on the simulated table, running the firmware's own Heat tracker.
+
+    ``realtime=True`` runs a background thread at the sensor's pace; with
+    ``realtime=False`` nothing moves until ``step(n)``. The sim panel calls
+    ``add_die``, ``remove_die``, ``throw`` and ``topple``. A landing's zone and
+    face are reported on ThrowSettled only when the caller chose them (the
+    sim panel stands in for a build that can tell).
+    """
+
+    link = "sim"
+
+    def __init__(self, config: Config, seed: int = 0, realtime: bool = True, stream_distance: bool = True,
+                 start_dice: int = 2):
+        super().__init__()
+        self.config = config
+        period = config.tray.timing_budget_ms / 1000.0
+        self.sim = TableSimulator(config.geometry, seed=seed, sample_period_s=period, start_dice=start_dice)
+        self.tracker = HeatTracker(Calibration(config.geometry.sensor_height_mm, config.geometry.die_size_mm))
+        self.impacts = ImpactDetector(settle_ms=config.tray.settle_ms)
+        self.stream_distance = stream_distance
+        self._clock0 = time.monotonic()
+        self._landing: tuple[Zone | None, int | None] = (None, None)
+        self._step_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._connected = True
+        self._thread: threading.Thread | None = None
+        self.realtime = realtime
+        self._started = False
+        if realtime:
+            self._thread = threading.Thread(target=self._run, name="sim-tray", daemon=True)
+            self._thread.start()
+
+    @property
+    def heat(self) -> int | None:
+        return self.tracker.level
+
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    # -- the sim panel ----------------------------------------------------
+    def add_die(self) -> None:
+        with self._step_lock:
+            self.sim.add_die()
+
+    def remove_die(self) -> None:
+        with self._step_lock:
+            self.sim.remove_die()
+
+    def throw(self, accuracy: float = 0.8, zone: Zone | str | None = None, face: int | None = None) -> Truth:
+        with self._step_lock:
+            if zone is not None or face is not None:
+                self._landing = (Zone(zone) if zone is not None else None, face)
+            return self.sim.throw(accuracy, zone=zone, face=face)
+
+    def topple(self, n: int | None = None) -> None:
+        with self._step_lock:
+            self.sim.topple(n)
+
+    # -- time -------------------------------------------------------------
+    def _start(self) -> None:
+        if not self._started:
+            self._started = True
+            self.emit(LinkUp(self.link, "simulated tray", self._now()))
+
+    def _now(self) -> float:
+        return self._clock0 + self.sim.t
+
+    def step(self, n: int = 1) -> None:
+        """Advance the simulated table by ``n`` samples (for realtime=False)."""
+        for _ in range(n):
+            self._one()
+
+    def step_until_idle(self, extra: int = 30) -> None:
+        """Step until every panel action has played out, then ``extra`` quiet samples."""
+        while self.sim.busy_samples:
+            self._one()
+        self.step(extra)
+
+    def _one(self) -> None:
+        with self._step_lock:
+            self._start()
+            sample = self.sim.tick()
+            t = self._clock0 + sample.t
+            t_ms = int(sample.t * 1000)
+            mm = sample.distance_mm
+            shown = mm if mm is not None and mm not in (8190, 8191) else None
+            out = []
+            if self.stream_distance:
+                out.append(DistanceSample(shown, t))
+            for event in self.tracker.feed(mm, sample.t):
+                out.append(_heat_event(event, t))
+            for event in self.impacts.feed(sample.piezo, t_ms):
+                if event["type"] == "impact":
+                    out.append(ThrowImpact(t, strength=float(event.get("strength", 0.0))))
+                elif event["type"] == "settled":
+                    zone, face = self._landing
+                    self._landing = (None, None)
+                    out.append(ThrowSettled(t, zone=zone, face=face))
+        for event in out:
+            self.emit(event)
+
+    def _run(self) -> None:
+        period = self.sim.sample_period_s
+        next_at = time.monotonic()
+        while not self._stop.is_set():
+            self._one()
+            next_at += period
+            delay = next_at - time.monotonic()
+            if delay > 0:
+                self._stop.wait(delay)
+            else:
+                next_at = time.monotonic()
+
+    def close(self) -> None:
+        if self._stop.is_set():
+            return
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
+        if self._connected:
+            self._connected = False
+            self.emit(LinkDown(self.link, "closed", self._now()))
+
+
+def _heat_event(event: dict, t: float):
+    """A HeatTracker dict as a typed hardware event."""
+    kind = event["type"]
+    if kind == "height":
+        return HeatHeight(event["dice"], t)
+    if kind == "added":
+        return DieAdded(event["dice"], t)
+    if kind == "removed":
+        return DieRemoved(event["dice"], t)
+    if kind == "collapse":
+        return Collapse(event["fell"], event["standing"], t)
+    raise ValueError(f"unknown Heat event {kind!r}")
