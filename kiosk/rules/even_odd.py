@@ -120,11 +120,17 @@ class Wager(Action):
 
 
 class Roll(Action):
-    """The lead rolls. Virtual dice: no values. Physical dice: every face, or just how many are even."""
+    """The lead rolls. Virtual dice: no faces (the device rolls). Physical dice: every face."""
 
     type: Literal["roll"] = "roll"
     faces: list[int] | None = None
-    evens: int | None = None
+
+
+class Count(Action):
+    """Physical dice only: the lead rolled and reports just how many show an even face."""
+
+    type: Literal["count"] = "count"
+    evens: int
 
 
 class Accuse(Action):
@@ -138,7 +144,7 @@ class Vote(Action):
 
 
 EvenOddAction = Annotated[
-    Union[Introduce, CrimeScene, PresentSuspect, Wager, Roll, Accuse, Vote], PField(discriminator="type")
+    Union[Introduce, CrimeScene, PresentSuspect, Wager, Roll, Count, Accuse, Vote], PField(discriminator="type")
 ]
 
 
@@ -297,7 +303,7 @@ class EvenOdd(Engine):
             Prompt(lead, "roll", f"{lead}, roll {what} ({count} real dice) and enter every face",
                    [Field("faces", "list", label="Faces", choices=[1, 2, 3, 4, 5, 6], min=count, max=count,
                           rule=f"{RULE_DICE_COUNT}: enter {count} faces from 1 to 6")]),
-            Prompt(lead, "roll", f"{lead}, roll {what} ({count} real dice) and enter how many show an even face",
+            Prompt(lead, "count", f"{lead}, roll {what} ({count} real dice) and enter how many show an even face",
                    [Field("evens", "int", label="Even faces", min=0, max=count,
                           rule=f"{RULE_DICE_COUNT}: 0 to {count} even faces")]),
         ]
@@ -377,24 +383,28 @@ class EvenOdd(Engine):
         return [Event(f"Wagers revealed: {', '.join(parts)}. {total} dice to roll.", "reveal",
                       data={p: w.model_dump() for p, w in state.wagers.items()})]
 
-    def _read_dice(self, state: EvenOddState, a: Roll, count: int, rng: random.Random) -> tuple[list[int] | None, int]:
+    def _read_dice(self, state: EvenOddState, a: Roll | Count, count: int,
+                   rng: random.Random) -> tuple[list[int] | None, int]:
         """Check the roll and return (faces if known, number of even faces). Draws from rng only when virtual."""
         if state.setup.dice == "virtual":
-            if a.faces is not None or a.evens is not None:
+            if isinstance(a, Count) or a.faces is not None:
                 raise RuleError(RULE_DICE_MODE, "this game uses virtual dice: the device rolls, enter no faces")
             faces = [rng.randint(1, 6) for _ in range(count)]
             return faces, sum(1 for f in faces if f % 2 == 0)
-        if (a.faces is None) == (a.evens is None):
-            raise RuleError(RULE_DICE_MODE, "with real dice, enter either every face or the number of even faces")
-        if a.faces is not None:
-            if len(a.faces) != count or any(f not in range(1, 7) for f in a.faces):
-                raise RuleError(RULE_DICE_COUNT, f"enter exactly {count} faces, each from 1 to 6")
-            return list(a.faces), sum(1 for f in a.faces if f % 2 == 0)
-        if not 0 <= a.evens <= count:
-            raise RuleError(RULE_DICE_COUNT, f"between 0 and {count} of the {count} dice can be even")
-        return None, a.evens
+        if isinstance(a, Count):
+            if not 0 <= a.evens <= count:
+                raise RuleError(RULE_DICE_COUNT, f"between 0 and {count} of the {count} dice can be even")
+            return None, a.evens
+        if a.faces is None:
+            raise RuleError(RULE_DICE_MODE, "with real dice, enter every face (or use count for the even faces)")
+        if len(a.faces) != count or any(f not in range(1, 7) for f in a.faces):
+            raise RuleError(RULE_DICE_COUNT, f"enter exactly {count} faces, each from 1 to 6")
+        return list(a.faces), sum(1 for f in a.faces if f % 2 == 0)
 
-    def _do_roll(self, state: EvenOddState, a: Roll, rng: random.Random) -> list[Event]:
+    def _do_count(self, state: EvenOddState, a: Count, rng: random.Random) -> list[Event]:
+        return self._do_roll(state, a, rng)
+
+    def _do_roll(self, state: EvenOddState, a: Roll | Count, rng: random.Random) -> list[Event]:
         if state.phase == "epilogue":
             return self._epilogue_roll(state, a, rng)
         self._expect(state, "roll", "roll")
@@ -465,7 +475,7 @@ class EvenOdd(Engine):
             choice, how = state.votes[state.lead_name], f"The votes are level; {state.lead_name}'s vote decides:"
         return events + self._set_accused(state, choice, how)
 
-    def _epilogue_roll(self, state: EvenOddState, a: Roll, rng: random.Random) -> list[Event]:
+    def _epilogue_roll(self, state: EvenOddState, a: Roll | Count, rng: random.Random) -> list[Event]:
         self._expect_lead(state, a)
         count = state.epilogue_pool
         faces, evens = self._read_dice(state, a, count, rng)
@@ -503,8 +513,8 @@ class EvenOdd(Engine):
         state.epilogue_pool += leftovers
         lead = state.lead_name
         even, odd = state.papers["even"], state.papers["odd"]
-        events = [Event(f"{state.who(lead)} has no points left to stake: the Final Scene. {leftovers} leftover "
-                        f"points join the Epilogue Pool. Papers: Even {even}, Odd {odd}.", "final")]
+        events = [Event(f"{state.who(lead)} has no points left to stake: the Final Scene. "
+                        f"{leftovers} leftover point{'s' if leftovers != 1 else ''} join the Epilogue Pool. Papers: Even {even}, Odd {odd}.", "final")]
         if even == odd and state.setup.accusation_tie == "vote":
             state.phase = "vote"
             events.append(Event("The papers are level: every investigator votes in secret on whom to accuse.", "tie"))
