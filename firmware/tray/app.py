@@ -1,0 +1,318 @@
+"""The tray's main-loop logic: commands, streaming, heartbeat and calibration. Pure Python.
+
+``TrayApp`` is everything the tray does except touching hardware. The board's
+``code.py`` (through ``hw.py``) and the Pi's virtual tray both drive it the
+same way, so the tests on a desktop exercise the code that runs on the board:
+
+    app = TrayApp(write, settings, hooks)
+    app.start(now_ms)                 # says hello
+    loop:
+        app.on_bytes(data, now_ms)    # bytes that arrived from the Pi
+        app.on_piezo(level, now_ms)   # as often as the loop can (0..1)
+        app.on_sample(mm, now_ms)     # each VL53L0X reading (None if invalid)
+        app.tick(now_ms)              # heartbeat
+
+``write(line_bytes)`` sends one encoded line and returns False if it had to
+drop it (no host listening). ``hooks`` is the hardware side: ``set_budget``,
+``save_calibration`` and ``reboot`` (see ``Hooks``). Times are integer
+milliseconds since boot, because CircuitPython's floats lose milliseconds
+after a few hours of uptime.
+
+Calibration is a small state machine driven by the ``calibrate`` command:
+``empty`` measures the bare tray, then ``stack`` (with the number of dice
+standing) measures a known stack; from both, ``heat.calibrate_from`` works
+out the empty distance and the die size, and the Heat tracker starts afresh.
+"""
+
+from . import protocol
+from .heat import Calibration, HeatTracker, calibrate_from
+from .impact import ImpactDetector
+
+FIRMWARE_VERSION = "0.1.0"
+
+# The VL53L0X reports 8190/8191 (and sometimes 8192+) when it sees nothing in range.
+OUT_OF_RANGE_MM = 8190
+MAX_VALID_MM = 2000
+
+CALIBRATION_SAMPLES = 30  # valid readings averaged per calibration step (about 1 s)
+CALIBRATION_MAX_MISSES = 60  # invalid readings tolerated per step before giving up
+
+DEFAULTS = {
+    "budget_ms": 33,
+    "settle_ms": 600,
+    "heartbeat_ms": 1000,
+    "raw": False,
+    "empty_mm": 320,
+    "die_mm": 16.0,
+    "calibrated": False,
+    "impact_threshold": 0.25,
+    "quiet_level": 0.08,
+}
+
+IDLE = "idle"
+MEASURING_EMPTY = "empty"
+WAITING_FOR_STACK = "waiting"
+MEASURING_STACK = "stack"
+
+
+class Hooks:
+    """What the logic asks of the hardware. The defaults do nothing (for tests)."""
+
+    def set_budget(self, ms):
+        """Change the VL53L0X timing budget; return None, or a reason it failed."""
+        return None
+
+    def save_calibration(self, empty_mm, die_mm):
+        """Keep a calibration across power cycles (nvm on the board)."""
+
+    def reboot(self):
+        """Restart the board. Called after the ack has been written."""
+
+
+def valid_mm(raw):
+    """A raw range reading -> whole millimetres, or None for no/invalid reading."""
+    if raw is None or isinstance(raw, bool):
+        return None
+    try:
+        mm = int(raw)
+    except (TypeError, ValueError, OverflowError):
+        return None
+    if mm <= 0 or mm >= OUT_OF_RANGE_MM or mm > MAX_VALID_MM:
+        return None
+    return mm
+
+
+def _median(values):
+    ordered = sorted(values)
+    n = len(ordered)
+    middle = n // 2
+    return ordered[middle] if n % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+class TrayApp:
+    def __init__(self, write, settings=None, hooks=None):
+        self.write = write
+        self.hooks = hooks if hooks is not None else Hooks()
+        self.settings = dict(DEFAULTS)
+        if settings:
+            for key in settings:
+                self.settings[key] = settings[key]
+        self.sequencer = protocol.Sequencer()
+        self.rejects = protocol.Rejects()
+        self.reader = protocol.LineReader(self.rejects)
+        self.dropped = 0  # lines write() could not send
+        self.sensor = "ok"
+        self.started_ms = 0
+        self._next_heartbeat_ms = 0
+        self.impact = ImpactDetector(
+            self.settings["impact_threshold"], self.settings["quiet_level"], self.settings["settle_ms"]
+        )
+        self._settings_problem = None
+        try:
+            self.calibration = Calibration(self.settings["empty_mm"], self.settings["die_mm"])
+        except ValueError as err:  # a bad settings.toml must not stop the tray: fall back, and say so
+            self._settings_problem = "calibration settings ignored: %s" % err
+            self.calibration = Calibration(DEFAULTS["empty_mm"], DEFAULTS["die_mm"])
+            self.settings["calibrated"] = False
+        self.tracker = HeatTracker(self.calibration)
+        self.cal_state = IDLE
+        self._cal_readings = []
+        self._cal_misses = 0
+        self._cal_empty = None
+        self._cal_dice = 0
+
+    # -- sending ---------------------------------------------------------
+    def send(self, kind, t_ms, fields=None):
+        try:
+            line = protocol.encode(self.sequencer.message(kind, t_ms, fields))
+        except ValueError:  # cannot happen for the messages we build; never crash if it does
+            line = protocol.encode(
+                self.sequencer.message("error", t_ms, {"code": "internal", "detail": "oversized %s message" % kind})
+            )
+        if self.write(line) is False:
+            self.dropped += 1
+
+    def hello(self, t_ms, command_id=None):
+        fields = {
+            "fw": FIRMWARE_VERSION,
+            "sensor": self.sensor,
+            "budget_ms": self.settings["budget_ms"],
+            "settle_ms": self.impact.settle_ms,
+            "raw": bool(self.settings["raw"]),
+            "calibrated": bool(self.settings["calibrated"]),
+            "empty_mm": int(round(self.calibration.empty_mm)),
+            "die_mm": round(float(self.calibration.die_mm), 2),
+        }
+        if command_id is not None:
+            fields["id"] = command_id
+        self.send("hello", t_ms, fields)
+
+    def start(self, t_ms):
+        self.started_ms = t_ms
+        self._next_heartbeat_ms = t_ms + self.settings["heartbeat_ms"]
+        self.hello(t_ms)
+        if self._settings_problem:
+            self.error("bad_settings", self._settings_problem, t_ms)
+
+    def error(self, code, detail, t_ms):
+        self.send("error", t_ms, {"code": code, "detail": protocol.text(detail, 80)})
+
+    # -- inputs ----------------------------------------------------------
+    def on_bytes(self, data, t_ms):
+        before = self.rejects.by_code.get("too_long", 0)
+        lines = self.reader.feed(data)
+        for _ in range(min(3, self.rejects.by_code.get("too_long", 0) - before)):
+            self.error("bad_line", "too_long: line over %d bytes" % protocol.MAX_LINE, t_ms)
+        # A "partial" line (the tail of one sent before we listened) is only counted: it is routine.
+        for line in lines:
+            command, code, detail = protocol.decode_command(line)
+            if command is None:
+                self.rejects.count(code, detail)
+                self.error("bad_line", "%s: %s" % (code, detail), t_ms)
+                continue
+            try:
+                self.handle(command, t_ms)
+            except Exception as err:  # a bug must not stop the tray; report it instead
+                self.error("internal", "%s failed: %r" % (command["cmd"], err), t_ms)
+
+    def on_piezo(self, level, t_ms):
+        for event in self.impact.feed(level, t_ms):
+            kind = event.pop("type")
+            self.send(kind, t_ms, event)
+
+    def on_sample(self, raw_mm, t_ms):
+        mm = valid_mm(raw_mm)
+        if mm is not None and self.sensor != "ok":
+            self.sensor = "ok"
+        if self.settings["raw"]:
+            self.send("sample", t_ms, {"mm": mm})
+        if self.cal_state in (MEASURING_EMPTY, MEASURING_STACK):
+            self._calibration_sample(mm, t_ms)
+            return
+        if self.cal_state == WAITING_FOR_STACK:
+            return  # the operator is building the known stack: no Heat events meanwhile
+        for event in self.tracker.feed(mm, t_ms / 1000.0):
+            kind = event.pop("type")
+            self.send(kind, t_ms, event)
+
+    def on_sensor_fault(self, code, detail, t_ms):
+        """The hardware layer could not read the sensor (code: sensor_missing, i2c_fault, sensor_timeout)."""
+        self.sensor = "missing" if code == "sensor_missing" else "fault"
+        self.error(code, detail, t_ms)
+
+    def tick(self, t_ms):
+        if t_ms >= self._next_heartbeat_ms:
+            self._next_heartbeat_ms = t_ms + self.settings["heartbeat_ms"]
+            self.send(
+                "heartbeat",
+                t_ms,
+                {
+                    "up_s": (t_ms - self.started_ms) // 1000,
+                    "sensor": self.sensor,
+                    "rejected": self.rejects.total,
+                    "dropped": self.dropped,
+                },
+            )
+
+    # -- commands --------------------------------------------------------
+    def ack(self, command, t_ms, ok=True, reason=None):
+        fields = {"id": command["id"], "cmd": command["cmd"], "ok": ok}
+        if reason:
+            fields["reason"] = protocol.text(reason, 80)
+        self.send("ack", t_ms, fields)
+
+    def handle(self, command, t_ms):
+        cmd = command["cmd"]
+        if cmd == "hello":
+            self.hello(t_ms, command["id"])
+        elif cmd == "ping":
+            self.ack(command, t_ms)
+        elif cmd == "budget":
+            problem = self.hooks.set_budget(command["ms"])
+            if problem:
+                self.ack(command, t_ms, False, problem)
+            else:
+                self.settings["budget_ms"] = command["ms"]
+                self.ack(command, t_ms)
+        elif cmd == "settle":
+            self.impact.settle_ms = command["ms"]
+            self.settings["settle_ms"] = command["ms"]
+            self.ack(command, t_ms)
+        elif cmd == "raw":
+            self.settings["raw"] = command["on"]
+            self.ack(command, t_ms)
+        elif cmd == "reboot":
+            self.ack(command, t_ms)
+            self.hooks.reboot()
+        elif cmd == "calibrate":
+            self._calibrate_command(command, t_ms)
+
+    def _calibrate_command(self, command, t_ms):
+        step = command["step"]
+        if step == "cancel":
+            self.cal_state = IDLE
+            self._cal_empty = None
+            self.tracker.reset()  # the stack may have changed meanwhile: measure it afresh
+            self.ack(command, t_ms)
+        elif step == "empty":
+            self._start_measuring(MEASURING_EMPTY)
+            self.ack(command, t_ms)
+        elif self.cal_state != WAITING_FOR_STACK:
+            self.ack(command, t_ms, False, "measure the empty tray first (calibrate step empty)")
+        elif not command.get("dice"):
+            self.ack(command, t_ms, False, "say how many dice the known stack has (dice 1-30)")
+        else:
+            self._cal_dice = command["dice"]
+            self._start_measuring(MEASURING_STACK)
+            self.ack(command, t_ms)
+
+    def _start_measuring(self, state):
+        self.cal_state = state
+        self._cal_readings = []
+        self._cal_misses = 0
+
+    def _calibration_sample(self, mm, t_ms):
+        step = "empty" if self.cal_state == MEASURING_EMPTY else "stack"
+        if mm is None:
+            self._cal_misses += 1
+            if self._cal_misses > CALIBRATION_MAX_MISSES:
+                self.cal_state = IDLE
+                self._cal_empty = None
+                self.tracker.reset()
+                self.send("calibration", t_ms, {"step": step, "ok": False, "reason": "no steady reading from the sensor"})
+            return
+        self._cal_readings.append(mm)
+        if len(self._cal_readings) < CALIBRATION_SAMPLES:
+            return
+        readings = self._cal_readings
+        self._cal_readings = []
+        if step == "empty":
+            self._cal_empty = readings
+            self.cal_state = WAITING_FOR_STACK
+            self.send("calibration", t_ms, {"step": "empty", "ok": True, "empty_mm": int(round(_median(readings)))})
+            return
+        self.cal_state = IDLE
+        try:
+            calibration = calibrate_from(self._cal_empty, readings, self._cal_dice)
+        except ValueError as err:
+            self._cal_empty = None
+            self.tracker.reset()
+            self.send("calibration", t_ms, {"step": "stack", "ok": False, "reason": protocol.text(err, 80)})
+            return
+        self._cal_empty = None
+        self.calibration = calibration
+        self.tracker = HeatTracker(calibration)
+        self.settings["empty_mm"] = calibration.empty_mm
+        self.settings["die_mm"] = calibration.die_mm
+        self.settings["calibrated"] = True
+        self.hooks.save_calibration(calibration.empty_mm, calibration.die_mm)
+        self.send(
+            "calibration",
+            t_ms,
+            {
+                "step": "stack",
+                "ok": True,
+                "empty_mm": int(round(calibration.empty_mm)),
+                "die_mm": round(float(calibration.die_mm), 2),
+            },
+        )
