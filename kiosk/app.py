@@ -1,0 +1,343 @@
+"""``table-noir``: the touchscreen kiosk.
+
+Start-up order matters for Kivy: ``configure`` sets the window size and
+kiosk behaviour (no exit on Escape, on-screen keyboard on a Pi) before any
+Kivy window module is imported, then ``TableNoirApp`` builds the screens.
+
+What the app owns:
+
+* the session store (``kiosk.store``) and the current game (``kiosk.runner``);
+* the hardware, opened through ``hardware.factory`` from the configuration
+  (on a desktop the simulated pads and tray), and the ``Controller`` that turns
+  their events into actions on the UI thread;
+* the screens (``kiosk.ui``), the sim panel, overlays, the idle timer that
+  starts attract mode, and the operator PIN that guards leaving the kiosk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+SIZES = {"800x480": (800, 480), "1280x720": (1280, 720)}
+
+
+def on_pi() -> bool:
+    return platform.machine() in ("aarch64", "armv7l") and Path("/proc/device-tree/model").exists()
+
+
+def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touch_keyboard: bool | None = None) -> None:
+    """Set Kivy's window and input options. Call before anything imports a Kivy window."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(size[0]))
+    Config.set("graphics", "height", str(size[1]))
+    Config.set("graphics", "resizable", "0")
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("kivy", "exit_on_escape", "0")
+    Config.set("kivy", "keyboard_mode", "systemanddock" if (touch_keyboard if touch_keyboard is not None else on_pi())
+               else "system")
+    Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
+
+
+def make_app_class():
+    """Import Kivy and the screens (after ``configure``) and return the App class."""
+    from kivy.app import App
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.screenmanager import NoTransition, ScreenManager
+    from kivy.utils import escape_markup as esc
+
+    from hardware.config import load_config
+    from kiosk import games
+    from kiosk.controller import Controller
+    from kiosk.runner import Runner
+    from kiosk.store import Store, default_path
+    from kiosk.ui import theme
+    from kiosk.ui.overlays import Confirm, PinPad
+    from kiosk.ui.play import PlayScreen
+    from kiosk.ui.screens import AttractScreen, HomeScreen, OperatorScreen, RulesScreen, SetupScreen
+    from kiosk.ui.simpanel import SimPanel
+    from kiosk.ui.theme import Big, Filled, Text, px
+
+    class TableNoirApp(App):
+        title = "Table Noir"
+
+        def __init__(self, config_path: str | None = None, data_dir: str | None = None, force_sim: bool = False,
+                     realtime_sim: bool = True, **kw: Any) -> None:
+            super().__init__(**kw)
+            self.config_hw = load_config(config_path)
+            if force_sim:
+                self.config_hw = self.config_hw.model_copy(update={
+                    "pads": self.config_hw.pads.model_copy(update={"backend": "sim"}),
+                    "tray": self.config_hw.tray.model_copy(update={"backend": "sim"}),
+                })
+            path = Path(data_dir) / "sessions.sqlite3" if data_dir else default_path()
+            self.store = Store(path, engines=games.engine_for)
+            self.exports = path.parent / "exports"
+            self.engines = games.available()
+            self.titles = {g: e.title for g, e in self.engines.items()}
+            self.realtime_sim = realtime_sim
+            self.runner: Runner | None = None
+            self.controller: Controller | None = None
+            self.sim_pads = self.sim_tray = None
+            self.overlays: list = []
+            self.last_input = time.monotonic()
+            self.before_attract = "home"
+            self.first_frame_at: float | None = None
+
+        # -- building -----------------------------------------------------------
+
+        def build(self):
+            Window.clearcolor = theme.BG
+            self._open_hardware()
+            self.sm = ScreenManager(transition=NoTransition())
+            self.home = HomeScreen(self)
+            self.setup_screen = SetupScreen(self)
+            self.play = PlayScreen(self)
+            self.rules = RulesScreen(self)
+            self.operator = OperatorScreen(self)
+            self.attract = AttractScreen(self)
+            for screen in (self.home, self.setup_screen, self.play, self.rules, self.operator, self.attract):
+                self.sm.add_widget(screen)
+            root = FloatLayout()
+            root.add_widget(self.sm)
+            self.sim_panel = None
+            self.sim_button = Big("SIM", kind="quiet", size=13, size_hint=(None, None), width=px(56), height=px(48),
+                                  pos_hint={"right": 1, "y": 0}, opacity=0.6)
+            self.sim_button.tag = "sim:toggle"
+            self.sim_button.bind(on_release=lambda *_: self.toggle_sim())
+            if self.sim_pads is not None or self.sim_tray is not None:
+                root.add_widget(self.sim_button)
+            self.toast = Filled(size_hint=(0.9, None), height=0, pos_hint={"center_x": 0.5, "y": 0.02},
+                                bg=(0.25, 0.1, 0.1, 0.95), padding=px(6), opacity=0)
+            self.toast_text = Text("", size=16, fit=False)
+            self.toast.add_widget(self.toast_text)
+            root.add_widget(self.toast)
+            self.root_float = root
+            Window.bind(on_keyboard=self._on_key, on_request_close=self._on_request_close)
+            Window.bind(on_touch_down=self._on_any_touch)
+            Clock.schedule_interval(self._idle_check, 1.0)
+            Clock.schedule_once(self._first_frame, 0)
+            return root
+
+        def _first_frame(self, *_):
+            self.first_frame_at = time.perf_counter()
+
+        def _open_hardware(self) -> None:
+            pads = tray = None
+            try:
+                from hardware import factory
+            except ImportError as err:
+                log.warning("hardware factory not available (%s); running without pads or tray", err)
+                factory = None
+            if factory is not None:
+                try:
+                    pads = factory.open_pads(self.config_hw)
+                except Exception as err:  # noqa: BLE001 - no pads is a message, not a crash
+                    log.warning("pads not available: %s", err)
+                try:
+                    if self.config_hw.tray.backend == "sim":
+                        from hardware.sim import SimTray
+
+                        tray = SimTray(self.config_hw, seed=int(time.time()), realtime=self.realtime_sim)
+                    else:
+                        tray = factory.open_tray(self.config_hw)
+                except Exception as err:  # noqa: BLE001
+                    log.warning("tray not available: %s", err)
+            if pads is not None and type(pads).__name__ == "SimPads":
+                self.sim_pads = pads
+            if tray is not None and hasattr(tray, "throw"):
+                self.sim_tray = tray
+            trigger = Clock.create_trigger(lambda dt: self.controller.drain(), 0)
+            self.controller = Controller(pads, tray, post=lambda fn: trigger())
+            self.controller.on_message = self.message
+
+        def on_start(self) -> None:
+            self.show_screen("home")
+
+        def on_stop(self) -> None:
+            for port in (self.controller.pads, self.controller.tray) if self.controller else ():
+                if port is not None:
+                    try:
+                        port.close()
+                    except Exception:  # noqa: BLE001
+                        pass
+            self.store.close()
+
+        # -- navigation ------------------------------------------------------------
+
+        def show_screen(self, name: str) -> None:
+            self.sm.current = name
+
+        def go_home(self) -> None:
+            self.controller.runner = None
+            self.show_screen("home")
+            self.home.rebuild()
+
+        def open_setup(self, game: str) -> None:
+            self.setup_screen.load(game)
+            self.show_screen("setup")
+
+        def open_rules(self, game: str) -> None:
+            self.rules.load(game, back_to=self.sm.current if self.sm.current != "rules" else "home")
+            self.show_screen("rules")
+
+        def start_game(self, game: str, setup: dict[str, Any]) -> None:
+            self._attach(Runner.new(self.store, self.engines[game], setup))
+
+        def resume(self, sid: int) -> None:
+            try:
+                self._attach(Runner.resume(self.store, sid))
+            except Exception as err:  # noqa: BLE001 - an unreadable log: say so, keep the kiosk up
+                self.message(f"Cannot resume session {sid}: {err}")
+
+        def _attach(self, runner: Runner) -> None:
+            self.runner = runner
+            self.controller.runner = runner
+            self.play.attach(runner)
+            self.show_screen("play")
+            if self.sim_panel is not None:
+                self.sim_panel.rebuild()
+
+        # -- overlays and messages ---------------------------------------------------
+
+        def show_overlay(self, overlay) -> None:
+            self.overlays.append(overlay)
+            overlay.bind(on_dismiss=lambda o: self.overlays.remove(o) if o in self.overlays else None)
+            overlay.open(animation=False)
+
+        def message(self, text: str) -> None:
+            if self.sm.current == "play":
+                self.play.error.text = esc(text)
+                return
+            self.toast_text.text = esc(text)
+            self.toast.height, self.toast.opacity = px(44), 1
+            Clock.schedule_once(lambda dt: setattr(self.toast, "opacity", 0), 5)
+
+        # -- operator ----------------------------------------------------------------
+
+        def ask_operator(self) -> None:
+            self.show_overlay(PinPad(self.config_hw.kiosk.operator_pin, self.enter_operator))
+
+        def enter_operator(self) -> None:
+            self.operator.back_to = self.sm.current
+            self.show_screen("operator")
+
+        def leave_operator(self) -> None:
+            self.show_screen(getattr(self.operator, "back_to", "home"))
+
+        def export_current(self) -> None:
+            sid = self.runner.sid if self.runner else (self.store.sessions()[0].id if self.store.sessions() else None)
+            if sid is None:
+                self.message("There is no session to export yet.")
+                return
+            self.exports.mkdir(parents=True, exist_ok=True)
+            log_path = self.store.export_jsonl(sid, self.exports / f"session-{sid}.jsonl")
+            self.store.export_recap(sid, self.exports / f"session-{sid}-recap.txt")
+            self.message(f"Saved {log_path} and its recap.")
+
+        def ask_clear(self) -> None:
+            self.show_overlay(Confirm("Delete every saved game on this kiosk? This cannot be undone.",
+                                      "Delete all", self.clear_data))
+
+        def clear_data(self) -> None:
+            self.store.clear()
+            self.runner = None
+            self.go_home()
+
+        def really_exit(self) -> None:
+            self.stop()
+
+        # -- keys, closing, idle ------------------------------------------------------
+
+        def _on_key(self, window, key, scancode, codepoint, modifiers) -> bool:
+            self.last_input = time.monotonic()
+            if key == 27:  # Escape and the back gesture: never leave the kiosk
+                return True
+            if key == 283:  # F2
+                self.toggle_sim()
+                return True
+            return False
+
+        def _on_request_close(self, *_args, **_kw) -> bool:
+            self.message("The kiosk stays open. The operator menu (PIN) can close it.")
+            return True  # refuse
+
+        def _on_any_touch(self, *_args) -> None:
+            self.last_input = time.monotonic()
+
+        def _idle_check(self, *_):
+            idle = time.monotonic() - self.last_input
+            if idle >= self.config_hw.kiosk.idle_attract_s and self.sm.current not in ("attract", "operator"):
+                self.start_attract()
+
+        def start_attract(self) -> None:
+            for overlay in list(self.overlays):
+                overlay.dismiss()
+            self.before_attract = self.sm.current
+            self.show_screen("attract")
+
+        def end_attract(self) -> None:
+            self.last_input = time.monotonic()
+            self.show_screen(self.before_attract if self.before_attract != "attract" else "home")
+
+        # -- the sim panel --------------------------------------------------------------
+
+        def toggle_sim(self) -> None:
+            if self.sim_panel is not None:
+                self.root_float.remove_widget(self.sim_panel)
+                self.sim_panel = None
+                return
+            self.sim_panel = SimPanel(self, size_hint=(0.5, 1), pos_hint={"right": 1, "y": 0})
+            self.root_float.add_widget(self.sim_panel)
+
+        def sim_press(self, pad: int, colour) -> None:
+            self.last_input = time.monotonic()
+            if self.sim_pads is not None:
+                self.sim_pads.tap(pad, colour)
+
+        def sim_tray_do(self, fn) -> None:
+            self.last_input = time.monotonic()
+            fn()
+            if not self.realtime_sim and hasattr(self.sim_tray, "step"):
+                self.sim_tray.step(60)
+
+    return TableNoirApp
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="table-noir", description="Open the Table Noir kiosk.")
+    parser.add_argument("--size", choices=sorted(SIZES), default="800x480", help="window size (landscape)")
+    parser.add_argument("--fullscreen", action="store_true", help="fill the screen (the Pi's kiosk mode)")
+    parser.add_argument("--config", help="a site table-noir.toml laid over the defaults")
+    parser.add_argument("--data", help="folder for the sessions database and exports")
+    parser.add_argument("--sim", action="store_true", help="use the simulated table whatever the config says")
+    args = parser.parse_args(argv)
+    configure(SIZES[args.size], fullscreen=args.fullscreen)
+    try:
+        app_class = make_app_class()
+        app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
+    except Exception as err:  # a bad config stops start-up with its message, not a traceback
+        from hardware.config import ConfigError
+
+        if isinstance(err, ConfigError):
+            print(f"table-noir: {err}", file=sys.stderr)
+            return 2
+        raise
+    app.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,180 @@
+"""From hardware events to game actions.
+
+The pads and the tray deliver events on their own threads. ``Controller``
+queues each one and asks the UI thread to drain the queue (through ``post``,
+which in the kiosk is a Kivy Clock trigger; Kivy's scheduling calls are safe
+to use from other threads). On the UI thread each event:
+
+1. updates ``tray_state`` (Heat, link, last distance) that the screens show;
+2. is matched against what the game awaits, through the game's adapter
+   (``kiosk.adapters``): a press becomes that player's answer, a settled throw
+   or a collapse becomes the table's report;
+3. goes to ``Runner.propose``, which stores the action before any screen
+   shows it. A refusal is passed to ``on_message`` for the screen.
+
+Events that answer nothing are not errors: a player fiddling with a pad
+between prompts changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from hardware.events import (
+    ButtonPressed, ButtonReleased, ButtonStuck, Collapse, DieAdded, DieRemoved, DistanceSample, HardwareEvent,
+    HardwareFault, HeatHeight, LinkDown, LinkUp, ThrowImpact, ThrowSettled,
+)
+from kiosk.rules import RuleError
+
+from . import adapters
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TrayState:
+    """What the screen shows about the tray."""
+
+    heat: int | None = None
+    connected: bool = True
+    expected: bool = True  # False when no tray is configured at all
+    link: str = ""
+    detail: str = ""
+    distance_mm: int | None = None
+    last_throw: ThrowSettled | None = None
+    down_since: float | None = None
+
+    @property
+    def link_text(self) -> str:
+        if not self.expected:
+            return "none"
+        if not self.connected:
+            return f"{self.link or 'tray'} unplugged"
+        return self.link or "waiting"
+
+    @property
+    def distance_text(self) -> str:
+        return "no reading" if self.distance_mm is None else f"{self.distance_mm} mm"
+
+
+@dataclass
+class Handled:
+    """What one event did, for the latency benchmark and the tests."""
+
+    event: HardwareEvent
+    action: dict[str, Any] | None = None
+    error: str | None = None
+    t_done: float = 0.0
+
+
+class Controller:
+    def __init__(self, pads=None, tray=None, post: Callable[[Callable[[], None]], None] | None = None) -> None:
+        self.pads, self.tray = pads, tray
+        self.runner = None
+        self.tray_state = TrayState(expected=tray is not None)
+        self.held: set[tuple[int, str]] = set()
+        self.last_hardware = "nothing yet"
+        self.on_message: Callable[[str], None] = lambda text: None
+        self.on_tray: Callable[[TrayState], None] = lambda state: None
+        self.on_handled: list[Callable[[Handled], None]] = []
+        self._queue: deque[HardwareEvent] = deque()
+        self._lock = threading.Lock()
+        self._post = post or (lambda fn: fn())
+        for port in (pads, tray):
+            if port is not None:
+                port.subscribe(self.receive)
+        if tray is not None:
+            try:
+                self.tray_state.connected = bool(tray.connected)
+                self.tray_state.heat = tray.heat
+            except NotImplementedError:
+                pass
+
+    def close(self) -> None:
+        for port in (self.pads, self.tray):
+            if port is not None:
+                try:
+                    port.unsubscribe(self.receive)
+                except ValueError:
+                    pass
+
+    # -- any thread ------------------------------------------------------------
+
+    def receive(self, event: HardwareEvent) -> None:
+        """Called by the ports, on whatever thread they run: queue and wake the UI thread."""
+        with self._lock:
+            self._queue.append(event)
+        self._post(self.drain)
+
+    # -- UI thread ----------------------------------------------------------------
+
+    def drain(self, *_: Any) -> None:
+        while True:
+            with self._lock:
+                if not self._queue:
+                    return
+                event = self._queue.popleft()
+            self.handle(event)
+
+    def handle(self, event: HardwareEvent) -> Handled:
+        result = Handled(event)
+        self._note(event)
+        if self.runner is not None and self.runner.outcome is None:
+            adapter = adapters.for_game(self.runner.engine.game)
+            data = adapter.action_for(event, self.runner, self.tray_state)
+            if data is not None:
+                result.action = data
+                try:
+                    self.runner.propose(data)
+                except RuleError as err:
+                    result.error = str(err)
+                    self.on_message(f"{_who(event, self.runner)}: {err.message}")
+        result.t_done = time.monotonic()
+        for listener in list(self.on_handled):
+            listener(result)
+        return result
+
+    def _note(self, event: HardwareEvent) -> None:
+        s = self.tray_state
+        if isinstance(event, ButtonPressed):
+            self.held.add((event.player, event.button.value))
+            self.last_hardware = f"pad {event.player} {event.button.value} pressed"
+            return
+        if isinstance(event, ButtonReleased):
+            self.held.discard((event.player, event.button.value))
+            self.last_hardware = f"pad {event.player} {event.button.value} released"
+            return
+        if isinstance(event, ButtonStuck):
+            self.last_hardware = f"pad {event.player} {event.button.value} STUCK ({event.held_s:.0f} s)"
+            self.on_message(f"Pad {event.player}: the {event.button.value} button seems stuck; please check it.")
+            return
+        if isinstance(event, (HeatHeight, DieAdded, DieRemoved)):
+            s.heat = event.dice
+        elif isinstance(event, Collapse):
+            s.heat = event.standing
+        elif isinstance(event, DistanceSample):
+            s.distance_mm = event.mm
+        elif isinstance(event, ThrowSettled):
+            s.last_throw = event
+        elif isinstance(event, LinkDown):
+            s.connected, s.link, s.detail, s.down_since = False, event.link, event.reason, event.t
+        elif isinstance(event, LinkUp):
+            s.connected, s.link, s.detail, s.down_since = True, event.link, event.detail, None
+        elif isinstance(event, HardwareFault):
+            self.on_message(f"{event.source}: {event.message}")
+        if not isinstance(event, (DistanceSample, ThrowImpact)):
+            self.last_hardware = type(event).__name__
+        self.on_tray(s)
+
+
+def _who(event: HardwareEvent, runner) -> str:
+    if isinstance(event, (ButtonPressed, ButtonReleased)):
+        players = runner.players()
+        name = players[event.player - 1] if 0 < event.player <= len(players) else None
+        return f"Pad {event.player}" + (f" ({name})" if name else "")
+    return "Tray"

@@ -1,0 +1,119 @@
+"""Drive the kiosk without a person: for the UI tests, the screenshots and the benchmarks.
+
+``start`` configures Kivy, builds the app and prepares its window without
+entering Kivy's endless loop; ``pump`` then advances the event loop a frame
+at a time, so tests are deterministic (no sleeps). ``press`` finds a widget
+by its ``tag`` and touches its centre through the window, exactly the path a
+finger takes (hit-testing, overlays on top, disabled buttons ignoring it).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Iterator
+
+
+def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool = False, **kw: Any):
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    from kiosk.app import configure, make_app_class
+
+    configure(size)
+    from kivy.base import EventLoop
+
+    app = make_app_class()(data_dir=data_dir, force_sim=True, realtime_sim=realtime_sim, **kw)
+    app._run_prepare()
+    EventLoop.window.size = size  # the first app's window is reused; keep its size honest
+    pump(2)
+    return app
+
+
+def stop(app) -> None:
+    app.on_stop()
+
+
+def pump(frames: int = 1) -> None:
+    from kivy.base import EventLoop
+
+    for _ in range(frames):
+        EventLoop.idle()
+
+
+def walk(widget) -> Iterator[Any]:
+    yield widget
+    for child in list(widget.children):
+        yield from walk(child)
+
+
+def roots() -> list:
+    from kivy.core.window import Window
+
+    return list(Window.children)  # overlays come first: they are on top
+
+
+def find_all(tag: str, prefix: bool = False) -> list:
+    found = []
+    for root in roots():
+        for w in walk(root):
+            t = getattr(w, "tag", None)
+            if t and (t.startswith(tag) if prefix else t == tag) and w.get_root_window() is not None:
+                found.append(w)
+    return found
+
+
+def find(tag: str):
+    hits = find_all(tag)
+    if not hits:
+        raise LookupError(f"no widget tagged {tag!r} on screen")
+    return hits[0]
+
+
+def tap_at(x: float, y: float) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+
+
+def press(tag_or_widget, frames: int = 1) -> None:
+    """Touch a widget's centre through the window, as a finger would."""
+    w = find(tag_or_widget) if isinstance(tag_or_widget, str) else tag_or_widget
+    _scroll_into_view(w)
+    pump(1)
+    x, y = w.to_window(*w.center)
+    tap_at(x, y)
+    pump(frames)
+
+
+def _scroll_into_view(widget) -> None:
+    from kivy.uix.scrollview import ScrollView
+
+    parent = widget.parent
+    while parent is not None and parent is not parent.parent:
+        if isinstance(parent, ScrollView):
+            parent.scroll_to(widget, padding=10, animate=False)
+            return
+        parent = parent.parent
+
+
+def screenshot(path: str) -> str:
+    from kivy.core.window import Window
+
+    pump(3)
+    written = Window.screenshot(name=path)
+    if written and written != path:
+        os.replace(written, path)
+    return path
+
+
+def wait_until(condition, frames: int = 200) -> bool:
+    for _ in range(frames):
+        if condition():
+            return True
+        pump(1)
+    return condition()
+
+
+def now() -> float:
+    return time.perf_counter()

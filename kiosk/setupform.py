@@ -1,0 +1,124 @@
+"""Turn a game's setup model (pydantic) into the questions of a setup wizard.
+
+Each field of ``Engine.setup_model`` becomes a ``Question`` the screen knows
+how to ask: a stepper for whole numbers, big buttons for a fixed set of
+values, a switch for yes/no, a list of names for the players, a text box for
+the rest. The seed is not asked: a new game gets a fresh random seed, stored
+with it, so replays still repeat every virtual die.
+
+``answers_to_setup`` validates the answers with the model itself and turns a
+refusal into a sentence per field, so the wizard can say exactly what to fix.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ValidationError
+
+from kiosk.rules import Setup
+
+
+@dataclass
+class Question:
+    name: str
+    kind: Literal["int", "float", "bool", "choice", "names", "text", "json"]
+    label: str
+    default: Any
+    help: str = ""
+    choices: list[Any] = field(default_factory=list)
+    min: float | None = None
+    max: float | None = None
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ").capitalize()
+
+
+def _bounds(info) -> tuple[float | None, float | None, int | None, int | None]:
+    lo = hi = min_len = max_len = None
+    for m in info.metadata:
+        lo = getattr(m, "ge", None) if getattr(m, "ge", None) is not None else lo
+        if getattr(m, "gt", None) is not None:
+            lo = m.gt + 1
+        hi = getattr(m, "le", None) if getattr(m, "le", None) is not None else hi
+        if getattr(m, "lt", None) is not None:
+            hi = m.lt - 1
+        min_len = getattr(m, "min_length", None) if getattr(m, "min_length", None) is not None else min_len
+        max_len = getattr(m, "max_length", None) if getattr(m, "max_length", None) is not None else max_len
+    return lo, hi, min_len, max_len
+
+
+def _strip_optional(annotation: Any) -> Any:
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return annotation
+
+
+def questions(model: type[Setup]) -> list[Question]:
+    """The wizard's questions, in the model's field order, without the seed."""
+    out: list[Question] = []
+    for name, info in model.model_fields.items():
+        if name == "seed":
+            continue
+        annotation = _strip_optional(info.annotation)
+        origin = typing.get_origin(annotation)
+        default = info.get_default(call_default_factory=True)
+        if isinstance(default, enum.Enum):
+            default = default.value
+        label = info.title or _label(name)
+        help_text = info.description or ""
+        lo, hi, min_len, max_len = _bounds(info)
+        if annotation is bool:
+            q = Question(name, "bool", label, default, help_text)
+        elif annotation is int:
+            q = Question(name, "int", label, default, help_text, min=lo, max=hi)
+        elif annotation is float:
+            q = Question(name, "float", label, default, help_text, min=lo, max=hi)
+        elif origin is Literal:
+            q = Question(name, "choice", label, default, help_text, choices=list(typing.get_args(annotation)))
+        elif isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+            q = Question(name, "choice", label, default, help_text, choices=[m.value for m in annotation])
+        elif origin is list and typing.get_args(annotation) in ((str,),):
+            q = Question(name, "names", label, list(default or []), help_text, min=min_len, max=max_len)
+        elif annotation is str:
+            q = Question(name, "text", label, default if default is not None else "", help_text, max=max_len)
+        else:
+            q = Question(name, "json", label, _jsonable(default), help_text)
+        out.append(q)
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    return value
+
+
+def answers_to_setup(model: type[Setup], answers: dict[str, Any], seed: int | None = None) -> Setup:
+    """Validate the wizard's answers; raise ``SetupError`` naming each wrong field."""
+    data = dict(answers)
+    data["seed"] = seed if seed is not None else random.SystemRandom().randrange(1, 2**31)
+    try:
+        return model.model_validate(data)
+    except ValidationError as err:
+        labels = {q.name: q.label for q in questions(model)}
+        problems = []
+        for e in err.errors():
+            where = labels.get(str(e["loc"][0]), str(e["loc"][0])) if e["loc"] else "setup"
+            problems.append(f"{where}: {e['msg'].removeprefix('Value error, ')}")
+        raise SetupError(problems) from None
+
+
+class SetupError(Exception):
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems

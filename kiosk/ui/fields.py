@@ -1,0 +1,259 @@
+"""Widgets that ask for one value each: a prompt's ``Field`` or a setup question.
+
+* choice -> a grid of big buttons (table colours get their name and shape)
+* int    -> a row of numbers when the range is short, a stepper otherwise
+* text   -> a text box (on the Pi, Kivy's on-screen keyboard docks below)
+* list   -> pick buttons that add to a list shown as chips, with undo-last
+* bool   -> a Yes / No pair (setup only)
+
+Every input has ``value`` (``None`` until something is chosen) and calls
+``on_change`` whenever it changes. Buttons carry a ``tag`` such as
+``amount=3`` so the end-to-end tests press exactly what a person would.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
+
+from . import theme
+from .theme import Big, MarkedButton, Text, mark_for, px
+
+
+def show(value: Any) -> str:
+    """How a value reads on a button."""
+    if isinstance(value, bool):
+        return "Yes" if value else "No"
+    if isinstance(value, str):
+        mark = mark_for(value)
+        return mark[3] if mark else value.replace("_", " ").capitalize() if value.islower() else value
+    if isinstance(value, (list, tuple)):
+        return ", ".join(show(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {show(v)}" for k, v in value.items())
+    return str(value)
+
+
+def choice_button(name: str, value: Any, **kw) -> Big:
+    tag = f"{name}={value!r}"
+    if isinstance(value, str) and mark_for(value):
+        button = MarkedButton(value, **kw)
+    else:
+        button = Big(show(value), **kw)
+    button.tag = tag
+    button.value = value
+    return button
+
+
+class Input(BoxLayout):
+    def __init__(self, name: str, label: str, on_change: Callable[[Any], None] | None = None, **kw) -> None:
+        kw.setdefault("orientation", "vertical")
+        kw.setdefault("size_hint_y", None)
+        kw.setdefault("spacing", px(4))
+        super().__init__(**kw)
+        self.name = name
+        self.value: Any = None
+        self.on_change = on_change or (lambda v: None)
+        self.bind(minimum_height=self.setter("height"))
+        if label:
+            self.add_widget(Text(label, size=15, color=theme.DIM))
+
+    def set(self, value: Any) -> None:
+        self.value = value
+        self.on_change(value)
+
+
+class ChoiceInput(Input):
+    """Big buttons; ``submit`` (if given) is called the moment one is pressed."""
+
+    def __init__(self, name, label, choices, default=None, submit=None, cols=None, **kw) -> None:
+        super().__init__(name, label, **kw)
+        self.submit = submit
+        count = len(choices)
+        cols = cols or (1 if count == 1 else 2 if count in (2, 4) else 3 if count <= 9 else 4)
+        grid = GridLayout(cols=cols, spacing=px(6), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.buttons = []
+        for value in choices:
+            button = choice_button(name, value)
+            button.bind(on_release=lambda b: self.pick(b.value))
+            grid.add_widget(button)
+            self.buttons.append(button)
+        self.add_widget(grid)
+        if default is not None and default in choices:
+            self.pick(default, quiet=True)
+
+    def pick(self, value, quiet: bool = False) -> None:
+        for b in self.buttons:
+            if not isinstance(b, MarkedButton):
+                b.kind = "accent" if b.value == value else "normal"
+            else:
+                b.text = ("> " + show(b.value) + " <") if b.value == value else show(b.value)
+        self.set(value)
+        if self.submit and not quiet:
+            self.submit()
+
+
+class IntInput(Input):
+    def __init__(self, name, label, lo=None, hi=None, default=None, submit=None, **kw) -> None:
+        super().__init__(name, label, **kw)
+        self.lo = int(lo) if lo is not None else 0
+        self.hi = int(hi) if hi is not None else self.lo + 99
+        if self.hi - self.lo <= 11:
+            self.choice = ChoiceInput(name, "", list(range(self.lo, self.hi + 1)), default, submit=submit,
+                                      cols=min(6, self.hi - self.lo + 1), on_change=self.set)
+            self.add_widget(self.choice)
+            return
+        self.choice = None
+        row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+        for step in (-5, -1):
+            b = Big(f"{step}", size=20)
+            b.tag = f"{name}{step:+d}"
+            b.bind(on_release=lambda _b, s=step: self.bump(s))
+            row.add_widget(b)
+        self.shown = Text("", size=26, bold=True, halign="center", fit=False)
+        row.add_widget(self.shown)
+        for step in (1, 5):
+            b = Big(f"+{step}", size=20)
+            b.tag = f"{name}+{step}"
+            b.bind(on_release=lambda _b, s=step: self.bump(s))
+            row.add_widget(b)
+        self.add_widget(row)
+        self.set(int(default) if default is not None else self.lo)
+
+    def set(self, value) -> None:
+        super().set(value)
+        if self.choice is None:
+            self.shown.text = str(value)
+
+    def bump(self, step: int) -> None:
+        self.set(max(self.lo, min(self.hi, (self.value or 0) + step)))
+
+
+class TextField(Input):
+    def __init__(self, name, label, default="", max_len=None, **kw) -> None:
+        super().__init__(name, label, **kw)
+        self.box = TextInput(text=str(default or ""), multiline=False, font_size=theme.font(20),
+                             size_hint_y=None, height=px(theme.TOUCH), write_tab=False,
+                             background_color=(0.95, 0.94, 0.9, 1))
+        self.max_len = max_len
+        self.box.bind(text=lambda _w, t: self.set(t if t.strip() else None))
+        self.add_widget(self.box)
+        self.set(default or None)
+
+
+class ListInput(Input):
+    """Pick items one by one; they show as a line of chips. Respects min/max/unique."""
+
+    def __init__(self, name, label, choices, lo=None, hi=None, unique=False, **kw) -> None:
+        super().__init__(name, label, **kw)
+        self.lo, self.hi, self.unique = lo or 0, hi, unique
+        self.picked: list[Any] = []
+        self.summary = Text("", size=17)
+        self.add_widget(self.summary)
+        grid = GridLayout(cols=3 if len(choices) > 4 else 2, spacing=px(6), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        self.buttons = []
+        for value in choices:
+            b = choice_button(name, value)
+            b.bind(on_release=lambda btn: self.add(btn.value))
+            grid.add_widget(b)
+            self.buttons.append(b)
+        self.add_widget(grid)
+        row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+        back = Big("Remove last", kind="quiet")
+        back.tag = f"{name}:remove"
+        back.bind(on_release=lambda *_: self.remove())
+        row.add_widget(back)
+        self.add_widget(row)
+        self._refresh()
+
+    def add(self, value) -> None:
+        if self.hi is not None and len(self.picked) >= self.hi:
+            return
+        if self.unique and value in self.picked:
+            return
+        self.picked.append(value)
+        self._refresh()
+
+    def remove(self) -> None:
+        if self.picked:
+            self.picked.pop()
+        self._refresh()
+
+    def _refresh(self) -> None:
+        span = f"{self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}"
+        chosen = ", ".join(show(v) for v in self.picked) or "nothing yet"
+        self.summary.text = f"Chosen ({len(self.picked)}, needs {span}): [b]{chosen}[/b]"
+        for b in self.buttons:
+            b.disabled = (self.unique and b.value in self.picked) or (self.hi is not None and len(self.picked) >= self.hi)
+        self.set(list(self.picked))
+
+
+class NamesInput(Input):
+    """The players' names: one text box per player, with add and remove."""
+
+    def __init__(self, name, label, default, lo=None, hi=None, **kw) -> None:
+        super().__init__(name, label, **kw)
+        self.lo, self.hi = int(lo or 1), int(hi or 8)
+        self.rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
+        self.rows.bind(minimum_height=self.rows.setter("height"))
+        self.add_widget(self.rows)
+        buttons = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+        self.more = Big("Add a player", kind="quiet")
+        self.more.tag = f"{name}:add"
+        self.more.bind(on_release=lambda *_: self.add_row(""))
+        self.fewer = Big("Remove the last", kind="quiet")
+        self.fewer.tag = f"{name}:remove"
+        self.fewer.bind(on_release=lambda *_: self.remove_row())
+        buttons.add_widget(self.more)
+        buttons.add_widget(self.fewer)
+        self.add_widget(buttons)
+        self.boxes: list[TextInput] = []
+        for value in default or []:
+            self.add_row(value)
+        self._update()
+
+    def add_row(self, text: str) -> None:
+        if len(self.boxes) >= self.hi:
+            return
+        box = TextInput(text=text, multiline=False, font_size=theme.font(19), size_hint_y=None,
+                        height=px(48), write_tab=False, hint_text=f"Player {len(self.boxes) + 1}")
+        box.bind(text=lambda *_: self._update())
+        self.boxes.append(box)
+        self.rows.add_widget(box)
+        self._update()
+
+    def remove_row(self) -> None:
+        if len(self.boxes) > self.lo:
+            self.rows.remove_widget(self.boxes.pop())
+        self._update()
+
+    def _update(self) -> None:
+        if not hasattr(self, "more"):
+            return
+        self.more.disabled = len(self.boxes) >= self.hi
+        self.fewer.disabled = len(self.boxes) <= self.lo
+        self.set([b.text.strip() for b in self.boxes])
+
+
+def for_field(field, submit=None, on_change=None) -> Input:
+    """The input for one prompt ``Field`` (kiosk.rules.core.Field)."""
+    label = field.label or field.name.replace("_", " ").capitalize()
+    if field.kind == "choice":
+        return ChoiceInput(field.name, label, field.choices, submit=submit, on_change=on_change)
+    if field.kind == "int":
+        return IntInput(field.name, label, field.min, field.max, submit=submit, on_change=on_change)
+    if field.kind == "text":
+        return TextField(field.name, label, max_len=field.max, on_change=on_change)
+    return ListInput(field.name, label, field.choices, field.min, field.max, field.unique, on_change=on_change)
+
+
+def scrolled(widget) -> ScrollView:
+    view = ScrollView(do_scroll_x=False, bar_width=px(6))
+    view.add_widget(widget)
+    return view

@@ -1,0 +1,245 @@
+"""Full-screen moments laid over the current screen.
+
+* ``Confirm``: a yes/no question (undo, clear data, leave a game).
+* ``PinPad``: the operator PIN, digit by digit; a wrong PIN says so and clears.
+* ``Reveal``: a secret round turns over at once, every card flipping together.
+* ``PrivateLook``: pass the screen to one player ("only Ann looks"), tap to
+  show, tap to hide; when it closes nothing private is left on any widget.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.animation import Animation
+from kivy.clock import Clock
+from kivy.graphics import PopMatrix, PushMatrix, Scale
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.modalview import ModalView
+
+from . import theme
+from .fields import for_field, scrolled
+from .theme import Big, Filled, Text, px
+
+ANIMATION_SCALE = {"value": 1.0}
+"""Multiplies every animation's duration; the tests set it to 0 to skip them."""
+
+
+class Overlay(ModalView):
+    def __init__(self, **kw) -> None:
+        kw.setdefault("auto_dismiss", False)
+        kw.setdefault("background_color", (0, 0, 0, 0.85))
+        kw.setdefault("background", "")
+        super().__init__(**kw)
+
+
+class Confirm(Overlay):
+    def __init__(self, question: str, yes: str, on_yes: Callable[[], None], no: str = "Cancel") -> None:
+        super().__init__(size_hint=(0.8, 0.6))
+        box = Filled(orientation="vertical", padding=px(16), spacing=px(12), bg=theme.PANEL)
+        box.add_widget(Text(question, size=22, halign="center", fit=False))
+        row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(12))
+        cancel = Big(no, kind="quiet")
+        cancel.tag = "confirm:no"
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        ok = Big(yes, kind="bad")
+        ok.tag = "confirm:yes"
+        ok.bind(on_release=lambda *_: (self.dismiss(), on_yes()))
+        row.add_widget(cancel)
+        row.add_widget(ok)
+        box.add_widget(row)
+        self.add_widget(box)
+
+
+class PinPad(Overlay):
+    """Asks for the operator PIN; calls ``on_ok`` only when it matches."""
+
+    def __init__(self, pin: str, on_ok: Callable[[], None]) -> None:
+        super().__init__(size_hint=(0.6, 0.96))
+        self.pin, self.on_ok, self.typed = pin, on_ok, ""
+        box = Filled(orientation="vertical", padding=px(10), spacing=px(6), bg=theme.PANEL)
+        self.label = Text("Operator PIN", size=20, halign="center")
+        box.add_widget(self.label)
+        grid = GridLayout(cols=3, spacing=px(6))
+        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Cancel", "0", "Clear"]:
+            b = Big(key, kind="quiet" if not key.isdigit() else "normal", size=22)
+            b.size_hint_y = 1
+            b.tag = f"pin:{key}"
+            b.bind(on_release=lambda btn: self.key(btn.text))
+            grid.add_widget(b)
+        box.add_widget(grid)
+        self.add_widget(box)
+
+    def key(self, key: str) -> None:
+        if key == "Cancel":
+            self.dismiss()
+            return
+        if key == "Clear":
+            self.typed = ""
+        else:
+            self.typed += key
+        self.label.text = "Operator PIN  " + "*" * len(self.typed)
+        if len(self.typed) >= len(self.pin):
+            if self.typed == self.pin:
+                self.dismiss()
+                self.on_ok()
+            else:
+                self.typed = ""
+                self.label.text = "[color=e05a4f]Wrong PIN, try again[/color]"
+
+
+class FlipCard(Filled):
+    """A card that turns over: squeezes to nothing showing its back, then opens showing its face."""
+
+    def __init__(self, face: str, **kw) -> None:
+        super().__init__(orientation="vertical", padding=px(10), bg=theme.RAISED, radius=px(8), **kw)
+        self.face = face
+        self.label = Text("?", size=26, bold=True, halign="center", fit=False)
+        self.add_widget(self.label)
+        with self.canvas.before:
+            PushMatrix()
+            self._scale = Scale(1, 1, 1)
+        with self.canvas.after:
+            PopMatrix()
+        self.bind(center=lambda *_: setattr(self._scale, "origin", self.center))
+
+    @property
+    def squeeze(self) -> float:
+        return self._scale.x
+
+    @squeeze.setter
+    def squeeze(self, value: float) -> None:
+        self._scale.x = value
+
+    def flip(self, delay: float = 0.0) -> None:
+        k = ANIMATION_SCALE["value"]
+        if k == 0:
+            self.show_face()
+            return
+        Clock.schedule_once(lambda dt: self._start(k), delay * k)
+
+    def _start(self, k: float) -> None:
+        closing = Animation(sx=0.0, duration=0.18 * k)
+        closing.bind(on_progress=lambda a, w, p: setattr(self, "squeeze", 1 - p),
+                     on_complete=lambda *_: self._open(k))
+        closing.start(self)
+
+    def _open(self, k: float) -> None:
+        self.show_face()
+        opening = Animation(sx=1.0, duration=0.18 * k)
+        opening.bind(on_progress=lambda a, w, p: setattr(self, "squeeze", p))
+        opening.start(self)
+
+    def show_face(self) -> None:
+        self.label.text = self.face
+        self.label.font_size = theme.font(19)
+        self.bg = theme.PANEL
+        self.squeeze = 1.0
+
+    sx = 1.0  # the value Animation steps; drawing follows squeeze
+
+
+class Reveal(Overlay):
+    """Every locked answer turns over together; tap anywhere (or wait) to carry on."""
+
+    def __init__(self, title: str, lines: list[str], on_close: Callable[[], None] = lambda: None) -> None:
+        super().__init__(size_hint=(0.94, 0.9))
+        self.on_close = on_close
+        box = Filled(orientation="vertical", padding=px(12), spacing=px(10), bg=theme.BG)
+        box.add_widget(Text(title, size=24, bold=True, halign="center", color=theme.ACCENT))
+        cols = 1 if len(lines) <= 1 else 2 if len(lines) <= 4 else 3
+        grid = GridLayout(cols=cols, spacing=px(10))
+        self.cards = [FlipCard(line) for line in lines or ["(nothing to show)"]]
+        for card in self.cards:
+            grid.add_widget(card)
+        box.add_widget(grid)
+        done = Big("Carry on", kind="accent")
+        done.tag = "reveal:close"
+        done.bind(on_release=lambda *_: self.close())
+        box.add_widget(done)
+        self.add_widget(box)
+        for card in self.cards:
+            card.flip(delay=0.25)  # all at once: a simultaneous reveal
+
+    def close(self) -> None:
+        self.dismiss()
+        self.on_close()
+
+
+class PrivateLook(Overlay):
+    """Pass-the-screen: only ``who`` looks. Tap to show, answer or read, tap to hide.
+
+    ``secret`` is a list of (heading, text) lines of the player's own view;
+    ``prompt`` (optional) is a secret prompt this player answers here;
+    ``answer`` receives the filled action and returns an error text or None.
+    """
+
+    def __init__(self, who: str, secret: list[tuple[str, str]], prompt=None,
+                 answer: Callable[[dict[str, Any]], str | None] | None = None) -> None:
+        super().__init__(size_hint=(1, 1), background_color=(0.03, 0.03, 0.04, 1))
+        self.who, self.secret, self.prompt, self.answer = who, secret, prompt, answer
+        self.box = Filled(orientation="vertical", padding=px(14), spacing=px(10), bg=theme.BG)
+        self.add_widget(self.box)
+        self.inputs: dict[str, Any] = {}
+        self._cover()
+
+    def _cover(self) -> None:
+        self.box.clear_widgets()
+        self.inputs = {}
+        self.box.add_widget(Text(f"Only [b]{self.who}[/b] looks now.", size=30, halign="center", fit=False))
+        self.box.add_widget(Text("Everyone else, look away. Pass the screen over.", size=18,
+                                 color=theme.DIM, halign="center"))
+        show = Big(f"I am {self.who}: show me", kind="accent", size=22)
+        show.tag = "private:show"
+        show.bind(on_release=lambda *_: self._open())
+        back = Big("Not now", kind="quiet")
+        back.tag = "private:cancel"
+        back.bind(on_release=lambda *_: self.dismiss())
+        self.box.add_widget(show)
+        self.box.add_widget(back)
+
+    def _open(self) -> None:
+        self.box.clear_widgets()
+        self.box.add_widget(Text(f"{self.who}, this is for you alone", size=20, bold=True, color=theme.ACCENT))
+        inner = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(6))
+        inner.bind(minimum_height=inner.setter("height"))
+        for heading, text in self.secret:
+            inner.add_widget(Text(f"[b]{heading}:[/b] {text}", size=18))
+        if self.prompt is not None:
+            inner.add_widget(Text(self.prompt.text, size=20, bold=True))
+            for f in self.prompt.fields:
+                widget = for_field(f)
+                self.inputs[f.name] = widget
+                inner.add_widget(widget)
+            self.error = Text("", size=17, color=theme.BAD)
+            inner.add_widget(self.error)
+        self.box.add_widget(scrolled(inner))
+        row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(10))
+        hide = Big("Hide", kind="quiet")
+        hide.tag = "private:hide"
+        hide.bind(on_release=lambda *_: self.dismiss())
+        row.add_widget(hide)
+        if self.prompt is not None:
+            lock = Big("Lock it in", kind="accent")
+            lock.tag = "private:lock"
+            lock.bind(on_release=lambda *_: self._lock())
+            row.add_widget(lock)
+        self.box.add_widget(row)
+
+    def _lock(self) -> None:
+        data = {"type": self.prompt.action, "player": self.prompt.player}
+        for name, widget in self.inputs.items():
+            if widget.value is None:
+                self.error.text = f"Choose {name.replace('_', ' ')} first."
+                return
+            data[name] = widget.value
+        problem = self.answer(data) if self.answer else None
+        if problem:
+            self.error.text = problem
+            return
+        self.dismiss()
+
+    def on_dismiss(self) -> None:
+        self.box.clear_widgets()  # nothing private stays on a widget
+        self.inputs = {}

@@ -1,0 +1,310 @@
+"""The play screen: driven entirely by what the game awaits.
+
+Layout (landscape): a top bar (game, tray status, rules, undo, menu), the
+status panel on the left (public view only), the prompt area on the right,
+and along the bottom the last things that happened plus any error.
+
+The prompt area renders ``Runner.awaiting()``:
+
+* public prompts become their fields' inputs and a Confirm button (a prompt
+  with one choice field submits the moment a button is pressed);
+* secret prompts become a lock board: who has locked and who is still
+  choosing, never what. Each player answers on their pad or on screen through
+  the pass-the-screen flow; when the last one locks, the round is revealed.
+* optional prompts (things that may happen at any time) sit in a small row.
+
+A refused answer shows the rules' message in red and keeps every input as it
+was, so nothing typed is lost.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.utils import escape_markup as esc
+
+from kiosk.rules import RuleError
+
+from . import theme
+from .fields import for_field, show
+from .overlays import Confirm, PrivateLook, Reveal
+from .panels import panel_for, private_lines
+from .theme import Big, Filled, Text, px
+
+
+def describe(action) -> str:
+    """A short public description of an action, for the undo question."""
+    data = action.model_dump(exclude={"type", "player"})
+    who = action.player or "the table"
+    return f"{who}: {action.type.replace('_', ' ')}" + (f" ({show(data)})" if data else "")
+
+
+class PlayScreen(Screen):
+    def __init__(self, app, **kw) -> None:
+        super().__init__(name="play", **kw)
+        self.app = app
+        self.runner = None
+        self.selected: int = 0
+        self.inputs: dict[str, Any] = {}
+        self._signature = None
+        root = Filled(orientation="vertical", bg=theme.BG, padding=px(6), spacing=px(6))
+        # top bar
+        bar = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+        self.title = Text("", size=20, bold=True, color=theme.ACCENT, fit=False, size_hint_x=0.34)
+        self.status = Text("", size=14, color=theme.DIM, fit=False, size_hint_x=0.30)
+        bar.add_widget(self.title)
+        bar.add_widget(self.status)
+        for text, tag, handler in [("Rules", "rules", self.open_rules), ("Secrets", "secrets", self.ask_whose_secrets),
+                                   ("Undo", "undo", self.ask_undo), ("Menu", "menu", self.open_menu)]:
+            b = Big(text, kind="quiet", size=16, size_hint_x=0.09)
+            b.tag = f"bar:{tag}"
+            b.bind(on_release=lambda *_, h=handler: h())
+            bar.add_widget(b)
+        root.add_widget(bar)
+        # tray banner (only while the tray is away)
+        self.banner = Filled(size_hint_y=None, height=0, bg=theme.BAD, padding=(px(8), 0))
+        self.banner_text = Text("", size=16, bold=True, fit=False)
+        self.banner.add_widget(self.banner_text)
+        root.add_widget(self.banner)
+        # body
+        body = BoxLayout(spacing=px(6))
+        left = Filled(bg=theme.PANEL, size_hint_x=0.42, radius=px(6))
+        self.panel_scroll = ScrollView(do_scroll_x=False, bar_width=px(5))
+        left.add_widget(self.panel_scroll)
+        body.add_widget(left)
+        right = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(6), radius=px(6),
+                       size_hint_x=0.58)
+        self.prompt_scroll = ScrollView(do_scroll_x=False, bar_width=px(5))
+        self.prompt_box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(8))
+        self.prompt_box.bind(minimum_height=self.prompt_box.setter("height"))
+        self.prompt_scroll.add_widget(self.prompt_box)
+        right.add_widget(self.prompt_scroll)
+        self.error = Text("", size=16, color=(1, 0.55, 0.5, 1))
+        right.add_widget(self.error)
+        body.add_widget(right)
+        root.add_widget(body)
+        # what just happened
+        self.recent = Text("", size=14, color=theme.DIM)
+        root.add_widget(self.recent)
+        self.add_widget(root)
+
+    # -- attaching a game ----------------------------------------------------
+
+    def attach(self, runner) -> None:
+        if self.runner is not None and self._on_change in self.runner.listeners:
+            self.runner.listeners.remove(self._on_change)
+        self.runner = runner
+        runner.listeners.append(self._on_change)
+        self.title.text = esc(runner.engine.title)
+        self.panel = panel_for(runner.engine.game)
+        self.panel_scroll.clear_widgets()
+        self.panel_scroll.add_widget(self.panel)
+        self._signature = None
+        self.error.text = ""
+        self.refresh()
+
+    def _on_change(self, change) -> None:
+        self.error.text = ""
+        self.refresh()
+        if change.reveal is not None:
+            lines = [e.text for e in change.reveal] or ["Everyone has locked."]
+            self.app.show_overlay(Reveal("Revealed together", [esc(t) for t in lines]))
+
+    # -- drawing ---------------------------------------------------------------
+
+    def refresh(self) -> None:
+        runner = self.runner
+        if runner is None:
+            return
+        view = runner.session.view(None)
+        self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
+        recap = runner.session.recap(None)
+        self.recent.text = esc("  |  ".join(recap[-2:])) if recap else "The game begins."
+        self.update_status()
+        signature = (len(runner.session.log), runner.outcome)
+        if signature != self._signature:
+            self._signature = signature
+            self.draw_prompts()
+
+    def update_status(self) -> None:
+        c = self.app.controller
+        if c is None:
+            return
+        tray = c.tray_state
+        heat = "-" if tray.heat is None else str(tray.heat)
+        self.status.text = f"Tray: {tray.link_text}   Heat: {heat} dice"
+        self.banner.height = px(34) if not tray.connected and tray.expected else 0
+        self.banner.opacity = 1 if self.banner.height else 0
+        self.banner_text.text = "Tray unplugged: enter throws and Heat by touch below. Sensing resumes when it is back." \
+            if self.banner.height else ""
+
+    def draw_prompts(self) -> None:
+        box = self.prompt_box
+        box.clear_widgets()
+        self.inputs = {}
+        runner = self.runner
+        if runner.outcome is not None:
+            self._draw_outcome(box)
+            return
+        prompts = runner.awaiting()
+        secret = [p for p in prompts if p.secret]
+        public = [p for p in prompts if not p.secret and not p.optional]
+        optional = [p for p in prompts if not p.secret and p.optional]
+        if secret:
+            self._draw_locks(box, secret)
+        if public:
+            self.selected = min(self.selected, len(public) - 1)
+            if len(public) > 1:
+                tabs = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
+                for i, p in enumerate(public):
+                    who = p.player or "Table"
+                    t = Big(esc(f"{who}: {p.action.replace('_', ' ')}"), kind="accent" if i == self.selected else "quiet",
+                            size=14)
+                    t.tag = f"tab:{i}"
+                    t.bind(on_release=lambda *_, i=i: self._select(i))
+                    tabs.add_widget(t)
+                box.add_widget(tabs)
+            self._draw_prompt(box, public[self.selected])
+        if optional:
+            box.add_widget(Text("Also possible now:", size=14, color=theme.DIM))
+            row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
+            for p in optional:
+                b = Big(esc(p.text), kind="quiet", size=14)
+                b.tag = f"optional:{p.action}:{p.player}"
+                b.bind(on_release=lambda *_, p=p: self._open_optional(p))
+                row.add_widget(b)
+            box.add_widget(row)
+
+    def _select(self, index: int) -> None:
+        self.selected = index
+        self.draw_prompts()
+
+    def _draw_prompt(self, box, prompt) -> None:
+        who = prompt.player or "The table"
+        box.add_widget(Text(f"[b]{esc(who)}[/b]", size=16, color=theme.ACCENT))
+        box.add_widget(Text(esc(prompt.text), size=21, bold=True))
+        single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
+        for f in prompt.fields:
+            widget = for_field(f, submit=(lambda p=prompt: self.submit(p)) if single else None)
+            self.inputs[f.name] = widget
+            box.add_widget(widget)
+        if not single:
+            ok = Big("Confirm" if prompt.fields else "Go on", kind="accent", size=20)
+            ok.tag = "prompt:confirm"
+            ok.bind(on_release=lambda *_: self.submit(prompt))
+            box.add_widget(ok)
+        self.current_prompt = prompt
+
+    def _open_optional(self, prompt) -> None:
+        if not prompt.fields:
+            self.submit(prompt)
+            return
+        self.prompt_box.clear_widgets()
+        self.inputs = {}
+        self._draw_prompt(self.prompt_box, prompt)
+        back = Big("Back", kind="quiet")
+        back.tag = "prompt:back"
+        back.bind(on_release=lambda *_: self.draw_prompts())
+        self.prompt_box.add_widget(back)
+        self._signature = None
+
+    def _draw_locks(self, box, secret) -> None:
+        for rnd in self.runner.secret_rounds():
+            waiting = [p for p in secret if p.action == rnd.action]
+            text = waiting[0].text if len(waiting) == 1 else rnd.action.replace("_", " ").capitalize()
+            box.add_widget(Text(f"Secret choice: [b]{esc(text)}[/b]", size=19))
+            box.add_widget(Text("Choose on your pad, or on screen where only you look.", size=14, color=theme.DIM))
+            for name in rnd.locked:
+                box.add_widget(Text(f"  [b]{esc(name)}[/b]: locked in", size=18, color=(0.55, 0.85, 0.6, 1)))
+            for p in waiting:
+                row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+                row.add_widget(Text(f"  [b]{esc(p.player)}[/b]: still choosing", size=18, fit=False))
+                b = Big(esc(f"{p.player}: answer on screen"), kind="normal", size=15)
+                b.tag = f"secret:{p.player}"
+                b.bind(on_release=lambda *_, p=p: self.open_private(p.player, p))
+                row.add_widget(b)
+                box.add_widget(row)
+
+    def _draw_outcome(self, box) -> None:
+        box.add_widget(Text("Game over", size=28, bold=True, color=theme.ACCENT, halign="center"))
+        box.add_widget(Text(esc(self.runner.outcome), size=21, halign="center"))
+        row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+        for text, tag, handler in [("Save the log", "export", self.app.export_current),
+                                   ("Home", "home", self.app.go_home)]:
+            b = Big(text, kind="accent" if tag == "home" else "normal")
+            b.tag = f"over:{tag}"
+            b.bind(on_release=lambda *_, h=handler: h())
+            row.add_widget(b)
+        box.add_widget(row)
+
+    # -- acting ------------------------------------------------------------------
+
+    def submit(self, prompt) -> None:
+        data: dict[str, Any] = {"type": prompt.action, "player": prompt.player}
+        for f in prompt.fields:
+            widget = self.inputs.get(f.name)
+            if widget is None or widget.value is None:
+                self.error.text = f"Choose {esc(f.label or f.name.replace('_', ' '))} first."
+                return
+            data[f.name] = widget.value
+        self.propose(data)
+
+    def propose(self, data: dict[str, Any]) -> str | None:
+        """Hand an answer to the rules; show their refusal, if any, and return it."""
+        try:
+            self.runner.propose(data)
+        except RuleError as err:
+            self.error.text = esc(str(err))
+            return str(err)
+        return None
+
+    def ask_undo(self) -> None:
+        if not self.runner or not self.runner.session.log:
+            self.error.text = "Nothing to undo yet."
+            return
+        last = self.runner.session.log[-1]
+        text = describe(last) if not self._was_secret(last) else f"{last.player}'s locked choice"
+        self.app.show_overlay(Confirm(f"Take back the last action?\n{esc(text)}", "Take it back", self.do_undo))
+
+    def _was_secret(self, action) -> bool:
+        # A locked secret is shown only as "X's locked choice", never its value.
+        from kiosk.rules import Session
+
+        probe = Session(self.runner.engine, self.runner.session.setup)
+        for a in self.runner.session.log[:-1]:
+            probe.apply(a)
+        return any(p.secret and p.action == action.type and p.player == action.player for p in probe.awaiting())
+
+    def do_undo(self) -> None:
+        self.runner.undo()
+
+    def open_private(self, player: str, prompt=None) -> None:
+        session = self.runner.session
+        lines = private_lines(session.view(None), session.view(player))
+        self.app.show_overlay(PrivateLook(player, [(esc(h), esc(t)) for h, t in lines], prompt, answer=self.propose))
+
+    def ask_whose_secrets(self) -> None:
+        from .overlays import Overlay
+
+        chooser = Overlay(size_hint=(0.8, 0.8))
+        box = Filled(orientation="vertical", padding=px(12), spacing=px(8), bg=theme.PANEL)
+        box.add_widget(Text("Whose secrets? Only that player should look.", size=19, halign="center"))
+        for name in self.runner.players():
+            b = Big(esc(name))
+            b.tag = f"whose:{name}"
+            b.bind(on_release=lambda *_, n=name: (chooser.dismiss(), self.open_private(n)))
+            box.add_widget(b)
+        cancel = Big("Cancel", kind="quiet")
+        cancel.bind(on_release=lambda *_: chooser.dismiss())
+        box.add_widget(cancel)
+        chooser.add_widget(box)
+        self.app.show_overlay(chooser)
+
+    def open_rules(self) -> None:
+        self.app.open_rules(self.runner.engine.game)
+
+    def open_menu(self) -> None:
+        self.app.ask_operator()

@@ -1,0 +1,306 @@
+"""The screens around play: home, setup wizard, rules sheet, operator menu, attract mode.
+
+* Home: one big button per game, the unfinished game to resume, the
+  operator menu (behind the PIN).
+* Setup: a form generated from the game's setup model (kiosk.setupform);
+  a refused setup lists every field to fix and keeps the answers.
+* Rules: the game's reference sheet (kiosk/assets/rules/<game>.md), in our words.
+* Operator: exit, settings, tray calibration, hardware test, export, clear data.
+* Attract: shown after the configured idle time; any touch ends it and the
+  screen it covered comes back, game and all.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.scrollview import ScrollView
+from kivy.utils import escape_markup as esc
+
+from kiosk.setupform import SetupError, answers_to_setup, questions
+
+from . import theme
+from .fields import ChoiceInput, IntInput, NamesInput, TextField, scrolled
+from .theme import Big, Filled, Text, px
+
+ASSETS = Path(__file__).resolve().parents[1] / "assets"
+
+BLURBS = {
+    "hell-for-leather": "Teams race the Heat: throw d10s at the target, keep the stack standing.",
+    "promise-hollows": "Bet Color, challenge with secret cards, and keep your promises, or not.",
+    "even-odd": "Investigators split their points, wager Even or Odd, and name the guilty.",
+    "clincher": "Draw against up suits, spend tokens, and let the clincher card decide.",
+    "toy": "A tiny test game: lock a number, then race to ten.",
+}
+
+
+class HomeScreen(Screen):
+    def __init__(self, app, **kw) -> None:
+        super().__init__(name="home", **kw)
+        self.app = app
+        self.root_box = Filled(orientation="vertical", bg=theme.BG, padding=px(12), spacing=px(8))
+        self.add_widget(self.root_box)
+
+    def on_pre_enter(self, *_) -> None:
+        self.rebuild()
+
+    def rebuild(self) -> None:
+        box = self.root_box
+        box.clear_widgets()
+        head = BoxLayout(size_hint_y=None, height=px(52))
+        head.add_widget(Text("TABLE NOIR", size=32, bold=True, color=theme.ACCENT, fit=False))
+        op = Big("Operator", kind="quiet", size=15, size_hint_x=None, width=px(130))
+        op.tag = "home:operator"
+        op.bind(on_release=lambda *_: self.app.ask_operator())
+        head.add_widget(op)
+        box.add_widget(head)
+        unfinished = self.app.store.unfinished() if self.app.store else []
+        if unfinished:
+            info = unfinished[0]
+            title = self.app.titles.get(info.game, info.game)
+            when = time.strftime("%H:%M", time.localtime(info.updated))
+            resume = Big(f"Resume {esc(title)}: {info.actions} moves, last at {when}", kind="accent", size=19)
+            resume.tag = "home:resume"
+            resume.bind(on_release=lambda *_: self.app.resume(info.id))
+            box.add_widget(resume)
+        grid = GridLayout(cols=2, spacing=px(8))
+        for game, engine in self.app.engines.items():
+            cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
+            play = Big(esc(engine.title), kind="normal", size=21)
+            play.tag = f"home:new:{game}"
+            play.bind(on_release=lambda *_, g=game: self.app.open_setup(g))
+            cell.add_widget(play)
+            cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
+            rules = Big("Rules sheet", kind="quiet", size=14, height=px(48))
+            rules.tag = f"home:rules:{game}"
+            rules.bind(on_release=lambda *_, g=game: self.app.open_rules(g))
+            cell.add_widget(rules)
+            cell.add_widget(BoxLayout())  # keeps the buttons at the top of the card
+            grid.add_widget(cell)
+        box.add_widget(grid)
+
+
+class SetupScreen(Screen):
+    def __init__(self, app, **kw) -> None:
+        super().__init__(name="setup", **kw)
+        self.app = app
+        self.game = ""
+        self.inputs: dict[str, Any] = {}
+        root = Filled(orientation="vertical", bg=theme.BG, padding=px(10), spacing=px(6))
+        self.heading = Text("", size=24, bold=True, color=theme.ACCENT)
+        root.add_widget(self.heading)
+        self.form = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(10), padding=(0, 0, px(10), 0))
+        self.form.bind(minimum_height=self.form.setter("height"))
+        root.add_widget(scrolled(self.form))
+        self.error = Text("", size=16, color=(1, 0.55, 0.5, 1))
+        root.add_widget(self.error)
+        row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(8))
+        back = Big("Back", kind="quiet")
+        back.tag = "setup:back"
+        back.bind(on_release=lambda *_: self.app.go_home())
+        start = Big("Start the game", kind="accent", size=20)
+        start.tag = "setup:start"
+        start.bind(on_release=lambda *_: self.start())
+        row.add_widget(back)
+        row.add_widget(start)
+        root.add_widget(row)
+        self.add_widget(root)
+
+    def load(self, game: str) -> None:
+        self.game = game
+        engine = self.app.engines[game]
+        self.heading.text = f"New game: {esc(engine.title)}"
+        self.error.text = ""
+        self.form.clear_widgets()
+        self.inputs = {}
+        for q in questions(engine.setup_model):
+            if q.kind == "int":
+                w = IntInput(q.name, q.label, q.min, q.max, q.default)
+            elif q.kind == "bool":
+                w = ChoiceInput(q.name, q.label, [True, False], q.default)
+            elif q.kind == "choice":
+                w = ChoiceInput(q.name, q.label, q.choices, q.default)
+            elif q.kind == "names":
+                w = NamesInput(q.name, q.label, q.default, q.min, q.max)
+            elif q.kind == "text":
+                w = TextField(q.name, q.label, q.default)
+            else:
+                continue  # complex options keep their defaults; the operator can change them in a config later
+            self.inputs[q.name] = w
+            self.form.add_widget(w)
+            if q.help:
+                self.form.add_widget(Text(esc(q.help), size=13, color=theme.DIM))
+
+    def answers(self) -> dict[str, Any]:
+        return {name: w.value for name, w in self.inputs.items() if w.value is not None}
+
+    def start(self) -> None:
+        engine = self.app.engines[self.game]
+        try:
+            setup = answers_to_setup(engine.setup_model, self.answers())
+        except SetupError as err:
+            self.error.text = "Please fix: " + esc("; ".join(err.problems))
+            return
+        try:
+            self.app.start_game(self.game, setup.model_dump(mode="json"))
+        except Exception as err:  # noqa: BLE001 - a setup the engine refuses: say why, keep the form
+            self.error.text = esc(f"The game cannot start with this setup: {err}")
+
+
+class RulesScreen(Screen):
+    def __init__(self, app, **kw) -> None:
+        super().__init__(name="rules", **kw)
+        self.app = app
+        self.back_to = "home"
+        root = Filled(orientation="vertical", bg=theme.BG, padding=px(10), spacing=px(6))
+        self.body = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4), padding=(0, 0, px(10), 0))
+        self.body.bind(minimum_height=self.body.setter("height"))
+        self.scroll = ScrollView(do_scroll_x=False, bar_width=px(6))
+        self.scroll.add_widget(self.body)
+        root.add_widget(self.scroll)
+        back = Big("Back", kind="accent")
+        back.tag = "rules:back"
+        back.bind(on_release=lambda *_: self.app.show_screen(self.back_to))
+        root.add_widget(back)
+        self.add_widget(root)
+
+    def load(self, game: str, back_to: str) -> None:
+        self.back_to = back_to
+        self.body.clear_widgets()
+        path = ASSETS / "rules" / f"{game}.md"
+        text = path.read_text(encoding="utf-8") if path.exists() else f"# {game}\nNo reference sheet yet."
+        for line in text.splitlines():
+            if not line.strip():
+                self.body.add_widget(theme.spacer(4))
+            elif line.startswith("# "):
+                self.body.add_widget(Text(esc(line[2:]), size=26, bold=True, color=theme.ACCENT))
+            elif line.startswith("## "):
+                self.body.add_widget(Text(esc(line[3:]), size=20, bold=True, color=theme.ACCENT))
+            elif line.startswith("|"):
+                cells = [c.strip() for c in line.strip("|").split("|")]
+                if all(set(c) <= set("-: ") for c in cells):
+                    continue
+                self.body.add_widget(Text("   ".join(esc(c) for c in cells), size=15))
+            else:
+                self.body.add_widget(Text(esc(line.lstrip("- ")) if not line.startswith("- ") else "- " + esc(line[2:]),
+                                          size=16))
+        self.scroll.scroll_y = 1
+
+
+class OperatorScreen(Screen):
+    """Behind the PIN: leave, look at the hardware, export, clear."""
+
+    def __init__(self, app, **kw) -> None:
+        super().__init__(name="operator", **kw)
+        self.app = app
+        root = Filled(orientation="vertical", bg=theme.BG, padding=px(10), spacing=px(6))
+        root.add_widget(Text("Operator menu", size=24, bold=True, color=theme.ACCENT))
+        body = BoxLayout(spacing=px(8))
+        buttons = GridLayout(cols=2, spacing=px(6), size_hint_x=0.55)
+        for text, tag, kind, handler in [
+            ("Back", "back", "accent", self.app.leave_operator),
+            ("Hardware test", "hwtest", "normal", lambda: self.show("hardware")),
+            ("Tray calibration", "calibrate", "normal", lambda: self.show("calibration")),
+            ("Settings", "settings", "normal", lambda: self.show("settings")),
+            ("Export session", "export", "normal", self.app.export_current),
+            ("Home (keep game)", "home", "normal", self.app.go_home),
+            ("Clear all data", "clear", "bad", self.app.ask_clear),
+            ("Exit the kiosk", "exit", "bad", self.app.really_exit),
+        ]:
+            b = Big(text, kind=kind, size=17)
+            b.size_hint_y = 1
+            b.tag = f"op:{tag}"
+            b.bind(on_release=lambda *_, h=handler: h())
+            buttons.add_widget(b)
+        body.add_widget(buttons)
+        info = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), radius=px(6))
+        self.info = Text("", size=15)
+        info.add_widget(self.info)
+        info.add_widget(BoxLayout())
+        body.add_widget(info)
+        root.add_widget(body)
+        self.add_widget(root)
+        self.mode = "hardware"
+        self._ticker = None
+
+    def on_enter(self, *_) -> None:
+        self._ticker = Clock.schedule_interval(lambda dt: self.refresh(), 0.1)
+        self.refresh()
+
+    def on_leave(self, *_) -> None:
+        if self._ticker:
+            self._ticker.cancel()
+
+    def show(self, mode: str) -> None:
+        self.mode = mode
+        self.refresh()
+
+    def refresh(self) -> None:
+        c = self.app.controller
+        tray = c.tray_state if c else None
+        if self.mode == "settings":
+            cfg = self.app.config_hw
+            self.info.text = (
+                "[b]Settings[/b] (edit table-noir.toml to change)\n"
+                f"Pads: {cfg.pads.backend}, {len(cfg.pads.pins)} wired\n"
+                f"Tray: {cfg.tray.backend} ({cfg.tray.serial_port})\n"
+                f"Attract mode after {cfg.kiosk.idle_attract_s} s idle\n"
+                f"Sessions file: {esc(str(self.app.store.path))}\n"
+                f"Saved sessions: {len(self.app.store.sessions())}"
+            )
+        elif self.mode == "calibration" and tray:
+            self.info.text = (
+                "[b]Tray calibration[/b]\nEmpty the tray, then stack dice one by one and check the count.\n\n"
+                f"Distance now: {tray.distance_text}\nHeat stack: {tray.heat if tray.heat is not None else '-'} dice\n"
+                f"Link: {tray.link_text}"
+            )
+        elif tray:
+            pressed = ", ".join(f"pad {p} {b}" for p, b in sorted(c.held)) or "none"
+            self.info.text = (
+                "[b]Hardware test[/b]\nPress any button on any pad.\n\n"
+                f"Held now: {pressed}\nLast: {esc(c.last_hardware)}\n\n"
+                f"Distance: {tray.distance_text}\nHeat: {tray.heat if tray.heat is not None else '-'} dice\n"
+                f"Link: {tray.link_text}"
+            )
+
+
+class AttractScreen(Screen):
+    """The convention loop: titles fade through; any touch hands the table back."""
+
+    def __init__(self, app, **kw) -> None:
+        super().__init__(name="attract", **kw)
+        self.app = app
+        root = Filled(orientation="vertical", bg=(0, 0, 0, 1), padding=px(30))
+        root.add_widget(BoxLayout())
+        root.add_widget(Text("TABLE NOIR", size=54, bold=True, color=theme.ACCENT, halign="center"))
+        self.line = Text("", size=24, halign="center")
+        root.add_widget(self.line)
+        root.add_widget(Text("Touch the screen to play", size=20, color=theme.DIM, halign="center"))
+        root.add_widget(BoxLayout())
+        self.add_widget(root)
+        self.index = 0
+        self._ticker = None
+
+    def on_enter(self, *_) -> None:
+        self._next()
+        self._ticker = Clock.schedule_interval(lambda dt: self._next(), 3.0)
+
+    def on_leave(self, *_) -> None:
+        if self._ticker:
+            self._ticker.cancel()
+
+    def _next(self) -> None:
+        titles = [e.title for e in self.app.engines.values()] or ["Story games, refereed"]
+        self.line.text = esc(titles[self.index % len(titles)]) + ": " + BLURBS.get(
+            list(self.app.engines)[self.index % len(titles)] if self.app.engines else "", "")
+        self.index += 1
+
+    def on_touch_down(self, touch) -> bool:
+        self.app.end_attract()
+        return True

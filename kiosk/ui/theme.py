@@ -1,0 +1,191 @@
+"""Colours, sizes and the few basic widgets every screen is built from.
+
+The kiosk runs on the official 7" display (800x480) and on 1280x720. Every
+size here is multiplied by ``scale()``, which is 1.0 at 800x480, so a layout
+that works on the small screen grows evenly on the big one. The smallest touch
+target is ``TOUCH`` (56 px at scale 1, above the 48 px a finger needs).
+
+Colour is never the only signal: the Black/White/Gray buttons and the
+red/yellow/green tokens always carry their name and a shape too
+(``mark_for``).
+"""
+
+from __future__ import annotations
+
+from kivy.core.window import Window
+from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle, Triangle
+from kivy.metrics import dp
+from kivy.properties import ListProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+INK = (0.93, 0.91, 0.86, 1)  # text on the dark table
+DIM = (0.62, 0.60, 0.56, 1)
+BG = (0.07, 0.07, 0.09, 1)
+PANEL = (0.13, 0.13, 0.16, 1)
+RAISED = (0.20, 0.20, 0.24, 1)
+ACCENT = (0.86, 0.68, 0.28, 1)  # brass
+GOOD = (0.30, 0.66, 0.38, 1)
+WARN = (0.90, 0.62, 0.18, 1)
+BAD = (0.80, 0.24, 0.22, 1)
+
+# Named values that have a colour on the table: (fill, text colour, shape, label).
+MARKS = {
+    "black": ((0.05, 0.05, 0.05, 1), (0.95, 0.95, 0.95, 1), "square", "Black"),
+    "white": ((0.95, 0.95, 0.92, 1), (0.05, 0.05, 0.05, 1), "circle", "White"),
+    "gray": ((0.50, 0.50, 0.52, 1), (1, 1, 1, 1), "triangle", "Gray"),
+    "grey": ((0.50, 0.50, 0.52, 1), (1, 1, 1, 1), "triangle", "Gray"),
+    "red": ((0.72, 0.16, 0.14, 1), (1, 1, 1, 1), "square", "Red"),
+    "yellow": ((0.92, 0.78, 0.20, 1), (0.1, 0.1, 0.1, 1), "triangle", "Yellow"),
+    "green": ((0.20, 0.55, 0.28, 1), (1, 1, 1, 1), "circle", "Green"),
+}
+
+
+def scale() -> float:
+    w, h = Window.size
+    return max(1.0, min(w / 800.0, h / 480.0))
+
+
+def px(n: float) -> float:
+    """A size in the 800x480 design, grown to the current screen."""
+    return dp(n) * scale()
+
+
+def font(n: float = 18) -> float:
+    return px(n)
+
+
+TOUCH = 56
+
+
+def mark_for(value) -> tuple | None:
+    """(fill, ink, shape, label) if ``value`` names a table colour, else None."""
+    key = str(value).strip().lower()
+    return MARKS.get(key)
+
+
+class Filled(BoxLayout):
+    """A box with a flat background colour (and optional rounded corners)."""
+
+    bg = ListProperty(PANEL)
+    radius = NumericProperty(0)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            self._color = Color(*self.bg)
+            self._rect = RoundedRectangle(pos=self.pos, size=self.size, radius=[self.radius])
+        self.bind(pos=self._redraw, size=self._redraw, bg=self._recolour)
+
+    def _redraw(self, *_):
+        self._rect.pos, self._rect.size = self.pos, self.size
+
+    def _recolour(self, *_):
+        self._color.rgba = self.bg
+
+
+class Text(Label):
+    """A label that wraps inside its width and grows to fit its text."""
+
+    def __init__(self, text: str = "", size: float = 18, color=INK, bold=False, halign="left", fit=True, **kw) -> None:
+        super().__init__(text=text, font_size=font(size), color=color, bold=bold, halign=halign, valign="middle",
+                         markup=True, **kw)
+        self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)))
+        if fit:
+            self.size_hint_y = None
+            self.bind(texture_size=lambda *_: setattr(self, "height", max(self.texture_size[1], px(10))))
+
+
+class Big(Button):
+    """A flat, finger-sized button. ``kind`` picks its colour: normal, accent, good, bad, quiet."""
+
+    kind = StringProperty("normal")
+    tag = StringProperty("")
+    """A stable name tests and the sim panel use to find the button."""
+
+    COLOURS = {"normal": RAISED, "accent": ACCENT, "good": GOOD, "bad": BAD, "quiet": PANEL}
+
+    def __init__(self, text: str = "", kind: str = "normal", size: float = 18, **kw) -> None:
+        kw.setdefault("size_hint_y", None)
+        kw.setdefault("height", px(TOUCH))
+        super().__init__(text=text, font_size=font(size), background_normal="", background_down="",
+                         halign="center", valign="middle", markup=True, **kw)
+        self.kind = kind
+        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - px(8), None)))
+        self._paint()
+        self.bind(kind=lambda *_: self._paint(), state=lambda *_: self._paint(), disabled=lambda *_: self._paint())
+
+    def _paint(self) -> None:
+        base = self.COLOURS.get(self.kind, RAISED)
+        if self.disabled:
+            base = (base[0] * 0.5, base[1] * 0.5, base[2] * 0.5, 1)
+        if self.state == "down":
+            base = tuple(min(1, c * 1.3) for c in base[:3]) + (1,)
+        self.background_color = base
+        self.color = (0.08, 0.08, 0.08, 1) if self.kind in ("accent",) else INK
+
+
+class Shape(Widget):
+    """A small filled shape (square, circle, triangle) with an outline, so colour is not alone."""
+
+    shape = StringProperty("square")
+    fill = ListProperty([1, 1, 1, 1])
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.bind(pos=self._draw, size=self._draw, shape=self._draw, fill=self._draw)
+
+    def _draw(self, *_):
+        self.canvas.clear()
+        s = min(self.width, self.height)
+        x, y = self.center_x - s / 2, self.center_y - s / 2
+        with self.canvas:
+            Color(*self.fill)
+            if self.shape == "circle":
+                Ellipse(pos=(x, y), size=(s, s))
+            elif self.shape == "triangle":
+                Triangle(points=[x, y, x + s, y, x + s / 2, y + s])
+            else:
+                Rectangle(pos=(x, y), size=(s, s))
+            Color(*INK)
+            if self.shape == "circle":
+                Line(ellipse=(x, y, s, s), width=1.2)
+            elif self.shape == "triangle":
+                Line(points=[x, y, x + s, y, x + s / 2, y + s], close=True, width=1.2)
+            else:
+                Line(rectangle=(x, y, s, s), width=1.2)
+
+
+class MarkedButton(Big):
+    """A button for a table colour: filled with it, named, and with its shape beside the name."""
+
+    def __init__(self, value, text: str | None = None, **kw) -> None:
+        fill, ink, shape, label = mark_for(value)
+        super().__init__(text=text or label, **kw)
+        self.fill, self.ink = fill, ink
+        self.shape = Shape(shape=shape, fill=ink, size_hint=(None, None))
+        self.add_widget(self.shape)
+        self.bind(pos=self._place, size=self._place)
+        self._paint()
+
+    def _place(self, *_):
+        s = min(self.height * 0.45, px(24))
+        self.shape.size = (s, s)
+        self.shape.pos = (self.x + px(10), self.center_y - s / 2)
+
+    def _paint(self) -> None:
+        if not hasattr(self, "fill"):
+            return super()._paint()
+        base = self.fill
+        if self.state == "down":
+            base = tuple(min(1, c * 1.2 + 0.1) for c in base[:3]) + (1,)
+        self.background_color = base
+        self.color = self.ink
+        if self.disabled:
+            self.color = (self.ink[0], self.ink[1], self.ink[2], 0.4)
+
+
+def spacer(height: float = 8) -> Widget:
+    return Widget(size_hint_y=None, height=px(height))
