@@ -142,6 +142,7 @@ class TrayApp:
             "calibrated": bool(self.settings["calibrated"]),
             "empty_mm": int(round(self.calibration.empty_mm)),
             "die_mm": round(float(self.calibration.die_mm), 2),
+            "dice": self.tracker.level,
         }
         if command_id is not None:
             fields["id"] = command_id

@@ -84,7 +84,7 @@ MESSAGES = {
             ("empty_mm", (_INT, 0, 2000)),
             ("die_mm", (_NUM, 1, 100)),
         ),
-        (("id", (_INT, 0, MAX_ID)),),
+        (("id", (_INT, 0, MAX_ID)), ("dice", (_INT_OR_NULL, 0, 64))),
     ),
     "heartbeat": (
         (

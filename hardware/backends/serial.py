@@ -1,0 +1,362 @@
+"""The tray over USB serial: a Tray port that reads the tray's protocol with pyserial.
+
+``SerialTray`` opens the tray's data port (a real RP2040 on /dev/ttyACM*, or
+the virtual tray's pseudo-terminal), asks it to say hello, and turns each
+message into a hardware event (see ``MESSAGE_EVENTS``). One background
+thread does all the reading. When the cable is pulled or the tray falls
+silent, it emits ``LinkDown``, keeps trying the port every half second, and
+emits ``LinkUp`` again once the tray has said hello: nobody has to restart
+anything.
+
+Lines that break the protocol (garbage, oversized, wrong version, missing or
+out-of-range fields) never raise here: they are counted in ``rejects`` by
+reason. A wrong protocol version is reported once as a ``HardwareFault``,
+because only a firmware update fixes it. Gaps in the tray's sequence numbers
+are counted in ``gaps``.
+
+The protocol itself lives in ``firmware/tray/protocol.py``, the same file the
+tray runs; firmware/PROTOCOL.md describes it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any, Callable
+
+import serial
+from serial.tools import list_ports
+
+from firmware.tray import protocol
+
+from ..config import TrayConfig
+from ..events import (
+    Collapse,
+    DieAdded,
+    DieRemoved,
+    DistanceSample,
+    HardwareFault,
+    HeatHeight,
+    LinkDown,
+    LinkUp,
+    ThrowImpact,
+    ThrowSettled,
+    TrayEvent,
+    Zone,
+)
+from ..ports import Tray
+
+# USB vendor ids of the boards we expect: Adafruit (QT Py RP2040 and friends) and Raspberry Pi (Pico).
+TRAY_VENDOR_IDS = (0x239A, 0x2E8A)
+BAUDRATE = 115200  # ignored by USB CDC and ptys, but a real UART adapter would need it
+
+
+def _zone(value: str | None) -> Zone | None:
+    return Zone(value) if value else None
+
+
+# How each message type becomes an event; ``t`` is our own monotonic clock at arrival.
+MESSAGE_EVENTS: dict[str, Callable[[dict[str, Any], float], TrayEvent]] = {
+    "height": lambda m, t: HeatHeight(dice=m["dice"], t=t),
+    "added": lambda m, t: DieAdded(dice=m["dice"], t=t),
+    "removed": lambda m, t: DieRemoved(dice=m["dice"], t=t),
+    "collapse": lambda m, t: Collapse(fell=m["fell"], standing=m["standing"], t=t),
+    "impact": lambda m, t: ThrowImpact(t=t, strength=float(m["strength"]), zone=_zone(m.get("zone")), face=m.get("face")),
+    "settled": lambda m, t: ThrowSettled(t=t, zone=_zone(m.get("zone")), face=m.get("face")),
+    "sample": lambda m, t: DistanceSample(mm=m["mm"], t=t),
+    "error": lambda m, t: HardwareFault(source="tray", message=f"{m['code']}: {m['detail']}", t=t),
+}
+
+
+def find_tray_port() -> str | None:
+    """The data port of the first CircuitPython tray plugged in, or None.
+
+    CircuitPython shows two serial ports when boot.py enables the data
+    channel: the REPL console and the data port, whose USB interface is
+    named "CircuitPython CDC2 data" (the console is "CDC control").
+    """
+    ports = [p for p in list_ports.comports() if p.vid in TRAY_VENDOR_IDS]
+    for p in ports:
+        name = (p.interface or "").lower()
+        if "cdc2" in name or "data" in name:
+            return p.device
+    if len(ports) >= 2:  # interface names missing: the data port is the device's second one
+        return sorted(p.device for p in ports)[1]
+    return None
+
+
+class _Waiter:
+    def __init__(self, match: Callable[[dict[str, Any]], bool]) -> None:
+        self.match = match
+        self.done = threading.Event()
+        self.message: dict[str, Any] | None = None
+
+
+class SerialTray(Tray):
+    """A Tray port on a serial link to the tray firmware (or the virtual tray).
+
+    ``port`` overrides ``config.serial_port``; "auto" looks for the tray by its
+    USB ids on every attempt, so a tray that comes back on another device
+    name is still found.
+    """
+
+    def __init__(
+        self,
+        config: TrayConfig,
+        port: str | None = None,
+        *,
+        retry_s: float = 0.5,
+        silence_s: float = 3.0,
+        hello_every_s: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self.port = port or config.serial_port
+        self.retry_s = retry_s
+        self.silence_s = silence_s  # no line for this long (3 missed heartbeats): the link is down
+        self.hello_every_s = hello_every_s
+        self.rejects = protocol.Rejects()
+        self.gaps = 0  # messages lost in transit, from sequence numbers
+        self.received = 0  # good lines
+        self.hello: dict[str, Any] | None = None  # the tray's last hello
+        self.heartbeat: dict[str, Any] | None = None
+        self.link_downs = 0
+        self._reader = protocol.LineReader(self.rejects)
+        self._heat: int | None = None
+        self._up = False
+        self._serial: serial.SerialBase | None = None
+        self._write_lock = threading.Lock()
+        self._waiters: list[_Waiter] = []
+        self._waiters_lock = threading.Lock()
+        self._next_id = 1
+        self._expected_seq: int | None = None
+        self._version_reported = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="serial-tray", daemon=True)
+        self._thread.start()
+
+    # -- the Tray port ----------------------------------------------------
+    @property
+    def heat(self) -> int | None:
+        return self._heat
+
+    @property
+    def connected(self) -> bool:
+        return self._up
+
+    @property
+    def rejected(self) -> int:
+        return self.rejects.total
+
+    def close(self) -> None:
+        self._stop.set()
+        ser = self._serial
+        if ser is not None:
+            try:
+                ser.cancel_read()
+            except Exception:
+                pass
+        if self._thread.is_alive() and threading.current_thread() is not self._thread:
+            self._thread.join(timeout=2.0)
+
+    def stats(self) -> dict[str, Any]:
+        """Counters for the hardware monitor."""
+        return {
+            "connected": self._up,
+            "port": self.port,
+            "received": self.received,
+            "rejected": dict(self.rejects.by_code),
+            "last_rejected": self.rejects.last,
+            "gaps": self.gaps,
+            "link_downs": self.link_downs,
+            "firmware": self.hello.get("fw") if self.hello else None,
+            "tray_rejected": self.heartbeat.get("rejected") if self.heartbeat else None,
+        }
+
+    # -- commands -----------------------------------------------------------
+    def send(self, cmd: str, **fields: Any) -> int:
+        """Send one command; returns its id. Raises ConnectionError when the link is down."""
+        with self._write_lock:
+            command_id = self._next_id
+            self._next_id = 1 if self._next_id >= protocol.MAX_ID else self._next_id + 1
+            ser = self._serial
+            if ser is None:
+                raise ConnectionError("the tray is not connected")
+            try:
+                ser.write(protocol.encode(protocol.command(cmd, command_id, **fields)))
+            except (serial.SerialException, OSError) as err:
+                raise ConnectionError(f"cannot write to the tray: {err}") from err
+        return command_id
+
+    def request(self, cmd: str, timeout: float = 2.0, **fields: Any) -> dict[str, Any]:
+        """Send a command and wait for its ack. Raises TimeoutError, or RuntimeError if refused."""
+        reply_type = "hello" if cmd == "hello" else "ack"
+        holder: dict[str, int] = {}
+        waiter = self._wait_for(lambda m: m["type"] == reply_type and m.get("id") == holder.get("id"))
+        try:
+            holder["id"] = self.send(cmd, **fields)
+            message = self._await(waiter, timeout, f"no answer to {cmd!r} within {timeout:g} s")
+        finally:
+            self._drop_waiter(waiter)
+        if message["type"] == "ack" and not message["ok"]:
+            raise RuntimeError(f"the tray refused {cmd!r}: {message.get('reason', 'no reason given')}")
+        return message
+
+    def ping(self, timeout: float = 2.0) -> float:
+        """Round trip to the tray and back, in seconds."""
+        start = time.monotonic()
+        self.request("ping", timeout)
+        return time.monotonic() - start
+
+    def set_timing_budget(self, ms: int) -> None:
+        self.request("budget", ms=ms)
+
+    def set_settle(self, ms: int) -> None:
+        self.request("settle", ms=ms)
+
+    def set_raw(self, on: bool) -> None:
+        """Switch the stream of DistanceSample events on or off."""
+        self.request("raw", on=on)
+
+    def reboot(self) -> None:
+        self.request("reboot")
+
+    def calibrate(self, step: str, dice: int | None = None, timeout: float = 10.0) -> dict[str, Any]:
+        """Run one calibration step ("empty", then "stack" with ``dice``) and return its result.
+
+        Raises RuntimeError with the tray's reason if the step fails.
+        """
+        waiter = self._wait_for(lambda m: m["type"] == "calibration" and m["step"] == step)
+        try:
+            fields = {"step": step} if dice is None else {"step": step, "dice": dice}
+            self.request("calibrate", **fields)
+            result = self._await(waiter, timeout, f"calibration step {step!r} did not finish within {timeout:g} s")
+        finally:
+            self._drop_waiter(waiter)
+        if not result["ok"]:
+            raise RuntimeError(f"calibration step {step!r} failed: {result.get('reason', 'no reason given')}")
+        return result
+
+    def _wait_for(self, match: Callable[[dict[str, Any]], bool]) -> _Waiter:
+        waiter = _Waiter(match)
+        with self._waiters_lock:
+            self._waiters.append(waiter)
+        return waiter
+
+    def _drop_waiter(self, waiter: _Waiter) -> None:
+        with self._waiters_lock:
+            if waiter in self._waiters:
+                self._waiters.remove(waiter)
+
+    @staticmethod
+    def _await(waiter: _Waiter, timeout: float, message: str) -> dict[str, Any]:
+        if not waiter.done.wait(timeout) or waiter.message is None:
+            raise TimeoutError(message)
+        return waiter.message
+
+    # -- the reading thread ---------------------------------------------------
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            path = find_tray_port() if self.port == "auto" else self.port
+            reason = "no tray found on USB" if path is None else self._session(path)
+            self._serial = None
+            if self._up:
+                self._up = False
+                self.link_downs += 1
+                self.emit(LinkDown(link="serial", reason=reason, t=time.monotonic()))
+            self._stop.wait(self.retry_s)
+
+    def _session(self, path: str) -> str:
+        """Talk to the tray on ``path`` until the link fails; returns why it ended."""
+        try:
+            ser = serial.serial_for_url(path, baudrate=BAUDRATE, timeout=0.05, write_timeout=1.0)
+        except (serial.SerialException, OSError, ValueError) as err:
+            return f"cannot open {path}: {err}"
+        self._serial = ser
+        try:
+            ser.reset_input_buffer()  # stale lines from before we were listening
+            ser.write(b"\n")  # ends any half line the tray holds from an earlier session
+            self._reader.reset()
+            self._expected_seq = None
+            self._version_reported = False
+            synced = False  # nothing counts until the tray has said hello
+            last_line = last_hello_sent = 0.0
+            while not self._stop.is_set():
+                now = time.monotonic()
+                if not synced and now - last_hello_sent >= self.hello_every_s:
+                    last_hello_sent = now
+                    with self._write_lock:
+                        ser.write(protocol.encode(protocol.command("hello", 0)))
+                    if last_line == 0.0:
+                        last_line = now
+                if now - last_line > self.silence_s:
+                    return f"no line from the tray on {path} for {self.silence_s:g} s"
+                data = ser.read(max(1, ser.in_waiting))
+                if not data:
+                    continue
+                last_line = time.monotonic()
+                for line in self._reader.feed(data):
+                    synced = self._line(line, path, synced)
+            return "closed"
+        except (serial.SerialException, OSError) as err:
+            return f"{path}: {err}"
+        except Exception as err:  # pyserial raises TypeError and friends when a port vanishes mid-read
+            return f"{path}: {type(err).__name__}: {err}"
+        finally:
+            try:
+                ser.close()
+            except Exception:
+                pass
+
+    def _line(self, line: bytes, path: str, synced: bool) -> bool:
+        """Handle one line; returns whether the session is synced (has seen a hello)."""
+        now = time.monotonic()
+        message, code, detail = protocol.decode_message(line)
+        if message is None:
+            self.rejects.count(code, detail)
+            if code == "version" and not self._version_reported:
+                self._version_reported = True
+                self.emit(HardwareFault(source="tray", message=f"the tray's firmware does not match: {detail}", t=now))
+            return synced
+        kind = message["type"]
+        if not synced and kind != "hello":
+            return False  # left over from before our hello; the tray's state will be re-announced
+        self.received += 1
+        seq = message["seq"]
+        if self._expected_seq is not None and kind != "hello":
+            self.gaps += protocol.seq_gap(self._expected_seq, seq)
+        self._expected_seq = 0 if seq >= protocol.MAX_SEQ else seq + 1
+        if kind == "hello":
+            self.hello = message
+            if not self._up:
+                self._up = True
+                detail = f"{path}: firmware {message['fw']}, protocol v{message['v']}, sensor {message['sensor']}"
+                self.emit(LinkUp(link="serial", detail=detail, t=now))
+                if message["sensor"] != "ok":
+                    self.emit(HardwareFault(source="tray", message=f"distance sensor {message['sensor']}", t=now))
+                self._configure(message)
+            if message.get("dice") is not None and message["dice"] != self._heat:
+                self._heat = message["dice"]  # the stack may have changed while we were away
+                self.emit(HeatHeight(dice=self._heat, t=now))
+        elif kind == "heartbeat":
+            self.heartbeat = message
+        elif kind in ("height", "added", "removed"):
+            self._heat = message["dice"]
+        elif kind == "collapse":
+            self._heat = message["standing"]
+        make = MESSAGE_EVENTS.get(kind)
+        if make is not None:
+            self.emit(make(message, now))
+        with self._waiters_lock:
+            for waiter in self._waiters:
+                if not waiter.done.is_set() and waiter.match(message):
+                    waiter.message = message
+                    waiter.done.set()
+        return True
+
+    def _configure(self, hello: dict[str, Any]) -> None:
+        """Bring the tray's settings in line with our configuration (no waiting: acks come back later)."""
+        if hello["budget_ms"] != self.config.timing_budget_ms:
+            self.send("budget", ms=self.config.timing_budget_ms)
+        if hello["settle_ms"] != self.config.settle_ms:
+            self.send("settle", ms=self.config.settle_ms)
