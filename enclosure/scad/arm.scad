@@ -1,0 +1,90 @@
+// The sensor arm: a foot bolted to the tray's rim, a square post in as many
+// pieces as the print bed needs, and a boom that holds the VL53L0X face down
+// straight above the centre of the Heat, inside a shroud that narrows its view.
+//
+// "arm_assembly" is the whole arm in tray coordinates (floor top at z = 0, the
+// Heat's axis at x = y = 0, the post on the +x side). It is not printed; the
+// tests measure it. The other parts are laid out the way they print best.
+
+include <common.scad>
+
+table_z = -floor_t - skirt_h;             // the table the tray stands on
+foot_top = table_z + foot_h;
+boom_bottom = sensor_height_mm - head_below;
+post_total = boom_bottom - foot_top;      // visible post between foot and boom
+post_pieces = ceil(post_total / max_print_len);
+post_len = post_total / post_pieces;
+cable_z = table_z + skirt_h / 2;          // height of the sensor cable hole in the skirt
+
+assert(post_total > 0, "the sensor sits lower than the foot: raise sensor_height_mm");
+
+module socket() { translate([-(spigot + fit) / 2, -(spigot + fit) / 2, -spigot_len - 1]) cube([spigot + fit, spigot + fit, spigot_len + 2]); }
+module peg(len) { translate([-spigot / 2, -spigot / 2, -len]) cube([spigot, spigot, len + 0.01]); }
+
+// Foot, in tray coordinates: hugs the rim's outside, bolted through it.
+module arm_foot() {
+    difference() {
+        translate([tray_out_r - 2, -foot_w / 2, table_z]) cube([foot_depth + 2, foot_w, foot_h]);
+        translate([0, 0, table_z - 1]) cylinder(r = tray_out_r + fit / 2, h = foot_h + 2, $fa = 1);
+        translate([post_r, 0, foot_top]) socket();
+        // cable: in from the tray's skirt hole, then up the post's bore
+        translate([tray_out_r - 3, 0, cable_z]) rotate([0, 90, 0]) cylinder(d = post_bore, h = post_r - tray_out_r + 3);
+        translate([post_r, 0, cable_z]) cylinder(d = post_bore, h = foot_h);
+        for (y = [-foot_bolt_dy, foot_bolt_dy]) translate([tray_out_r - 3, y, foot_bolt_z]) rotate([0, 90, 0]) {
+            cylinder(d = 4.4, h = foot_depth + 6);
+            translate([0, 0, foot_depth - 3]) cylinder(d = 9, h = 10);   // room for the nut and a spanner
+        }
+    }
+}
+
+// One post piece, standing, bottom of its body at z = 0.
+module arm_post() {
+    difference() {
+        union() {
+            translate([-post_w / 2, -post_w / 2, 0]) cube([post_w, post_w, post_len]);
+            peg(spigot_len);
+        }
+        translate([0, 0, post_len]) socket();
+        translate([0, 0, -spigot_len - 1]) cylinder(d = post_bore, h = post_len + spigot_len + 2);
+    }
+}
+
+// Boom, sensor head and shroud, in tray coordinates.
+module arm_boom() {
+    top = sensor_height_mm + head_above;
+    difference() {
+        union() {
+            translate([0, -post_w / 2, boom_bottom]) cube([post_r + post_w / 2, post_w, boom_h]);
+            translate([-head_w / 2, -head_w / 2, boom_bottom]) cube([head_w, head_w, boom_h]);
+            translate([post_r, 0, boom_bottom]) peg(spigot_len);
+            translate([0, 0, shroud_mouth_z]) cylinder(r = max(mouth_r, bore_r) + shroud_wall, h = shroud_len - head_below + 0.01);
+        }
+        // the board lies face down on the pocket floor, which is the lens plane
+        translate([-sensor_board[0] / 2, -sensor_board[1] / 2, sensor_height_mm]) cube([sensor_board[0], sensor_board[1], head_above + 1]);
+        // the view: from the bore under the chip to the shroud's mouth
+        translate([0, 0, shroud_mouth_z - 0.01]) cylinder(r1 = mouth_r, r2 = bore_r, h = shroud_len + 0.02);
+        // cable: up the post into the boom, along a groove on top into the pocket
+        translate([post_r, 0, boom_bottom - spigot_len - 1]) cylinder(d = post_bore, h = spigot_len + boom_h + 2);
+        translate([sensor_board[0] / 2 - 1, -post_bore / 2, top - post_bore]) cube([post_r - sensor_board[0] / 2 + 1, post_bore, post_bore + 1]);
+    }
+}
+
+module arm_assembly() {
+    arm_foot();
+    for (i = [0 : post_pieces - 1]) translate([post_r, 0, foot_top + i * post_len]) arm_post();
+    arm_boom();
+}
+
+// The cone the sensor can see, down to the floor (only for pictures).
+module view_cone() {
+    translate([0, 0, 0]) cylinder(r1 = view_radius_at(0), r2 = bore_r, h = sensor_height_mm);
+}
+
+if (part == "arm_assembly") arm_assembly();
+if (part == "arm_foot") translate([-post_r, 0, -table_z]) arm_foot();
+if (part == "arm_post") rotate([0, 90, 0]) arm_post();           // printed lying on a side
+if (part == "arm_boom")                                           // upside down, across the bed's diagonal
+    rotate(45) rotate([180, 0, 0]) translate([-(post_r + post_w / 2) / 2, 0, -(sensor_height_mm + head_above)]) arm_boom();
+
+// Facts the build script reads back into its parts list.
+echo(post_pieces = post_pieces, post_len = post_len, shroud_mouth_z = shroud_mouth_z, mouth_d = 2 * mouth_r, view_r_floor = view_radius_at(0));

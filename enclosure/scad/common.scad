@@ -1,0 +1,102 @@
+// Table Noir enclosure: shared numbers.
+//
+// The first block mirrors the [geometry] section of hardware/table-noir.toml.
+// `python -m enclosure.build` passes the configured values with -D, so the
+// defaults here only matter when you open a file by hand in the OpenSCAD GUI.
+// Everything below the first block is derived from it or is a fixed fact of a
+// bought part (sensor board, buttons, screen) that you can check with a ruler.
+
+// ---- from the configuration (hardware/config.py, GeometryConfig) ----------
+die_size_mm = 16;          // edge of a Heat d6
+sensor_height_mm = 320;    // VL53L0X lens above the tray floor
+max_heat_dice = 14;        // tallest Heat the tray must measure
+tray_diameter_mm = 380;    // inside diameter of the tray
+target_inner_mm = 120;     // Conflict Target's solid ring
+throw_line_mm = 300;       // dashed throwing line
+sensor_min_range_mm = 50;  // closest reliable VL53L0X range
+sensor_max_range_mm = 1200;// farthest reliable range on a matte tray
+pads = 6;                  // number of player pads (only the bill of parts uses it)
+
+// Which part to build; each part file knows its own names.
+part = "";
+
+// ---- print and fit -------------------------------------------------------
+fit = 0.3;                 // clearance between printed parts that slide together
+$fa = 3;                   // facet angle: smooth enough, quick enough for CGAL
+$fs = 1;
+
+// ---- the Heat and the view of the sensor ---------------------------------
+stack_top = max_heat_dice * die_size_mm;           // top of the tallest Heat
+// The Heat stands inside a circle three dice wide, printed on the target. A die
+// lying wholly outside that circle must be outside the sensor's view.
+heat_zone_dice = 3;
+heat_zone_r = heat_zone_dice * die_size_mm / 2;
+// A hand adding one more die to the tallest Heat must not touch the shroud.
+hand_gap = 4;
+shroud_mouth_z = stack_top + die_size_mm + hand_gap;
+shroud_len = sensor_height_mm - shroud_mouth_z;
+// Bore right under the sensor chip (the 4.4 x 2.4 mm VL53L0X package fits in it).
+bore_r = 3;
+// Widest ray: from one edge of the bore at the lens through the opposite edge
+// of the mouth. Choose the mouth so that ray meets the floor 1 mm inside the zone.
+view_margin = 1;
+mouth_r = (heat_zone_r - view_margin + bore_r) * shroud_len / sensor_height_mm - bore_r;
+shroud_wall = 2.4;
+// Floor radius that the widest ray reaches (what the tests measure on the mesh).
+function view_radius_at(z) =
+    -bore_r + (mouth_r + bore_r) * (sensor_height_mm - z) / shroud_len;
+
+// The sensor must be able to measure the Heat; hardware/config.py refuses
+// these cases too, this repeats the check for anyone rendering by hand.
+assert(sensor_height_mm - stack_top >= sensor_min_range_mm + die_size_mm,
+       str("sensor_height_mm ", sensor_height_mm, " leaves less than the sensor's minimum range plus one die above a ",
+           max_heat_dice, "-die Heat"));
+assert(sensor_height_mm <= 0.8 * sensor_max_range_mm,
+       str("sensor_height_mm ", sensor_height_mm, " is too far for a steady empty-tray reading"));
+assert(mouth_r >= 1,
+       str("the shroud mouth would be ", 2 * mouth_r, " mm wide: mount the sensor higher so the shroud can be longer"));
+assert(mouth_r + shroud_wall <= 12, "the shroud mouth is wider than the sensor head allows");
+assert(throw_line_mm < tray_diameter_mm && target_inner_mm < throw_line_mm,
+       "the target ring must sit inside the throwing line, inside the tray");
+
+// ---- tray -----------------------------------------------------------------
+tray_r = tray_diameter_mm / 2;      // inside of the rim
+rim_t = 4;                          // rim wall
+tray_out_r = tray_r + rim_t;
+rim_h = max(25, die_size_mm + 8);   // low rim above the floor: stops a rolling die
+floor_t = 6;                        // floor plate
+skirt_h = 10;                       // room under the floor for piezos, board, wires
+target_disc_t = 2;                  // the Conflict Target: a sheet on 2 mm card or a 2 mm print
+target_disc_d = min(throw_line_mm + 30, tray_diameter_mm - 10);
+seat_d = target_disc_d + 1;         // recess in the floor top; the disc lies flush
+piezo_d = 28;                       // 27 mm piezo disc plus room
+piezo_ring_r = (target_inner_mm / 2 + tray_r) / 2;
+arm_angle = 45;                     // arm and board sit mid-way along the special quarter
+
+// ---- sensor arm ---------------------------------------------------------
+post_w = 20;                        // square post
+post_bore = 8;                      // cable runs inside the post
+spigot = 12;                        // square peg that joins arm pieces
+spigot_len = 15;
+foot_h = 40;                        // foot block that bolts to the rim
+foot_depth = 26;
+foot_w = 32;
+foot_bolt_z = rim_h / 2;            // two M4 bolts through the rim, side by side
+foot_bolt_dy = 10;
+post_r = tray_out_r + foot_depth / 2;   // post axis distance from the tray centre
+head_w = 36;                        // sensor head block, square
+head_below = 6;                     // block under the lens plane
+head_above = 14;                    // pocket above it for the board and its wires
+boom_h = head_below + head_above;
+sensor_board = [26, 19];            // Adafruit VL53L0X breakout (25.4 x 17.8) plus fit
+max_print_len = 190;                // longest post piece
+
+// ---- helpers --------------------------------------------------------------
+module ring(r_out, r_in, h) {
+    difference() { cylinder(r = r_out, h = h); translate([0, 0, -1]) cylinder(r = r_in, h = h + 2); }
+}
+// 2D wedge from angle a0 to a1 (degrees), radius r.
+module sector(r, a0, a1) {
+    steps = max(2, ceil((a1 - a0) / 3));
+    polygon(concat([[0, 0]], [for (i = [0:steps]) let(a = a0 + (a1 - a0) * i / steps) [r * cos(a), r * sin(a)]]));
+}
