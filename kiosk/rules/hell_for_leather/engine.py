@@ -1,0 +1,139 @@
+"""The Hell for Leather engine: routes each action to the part of the rules that owns it."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..core import Engine, Event, Prompt, RuleError
+from . import finale, play, setup_phase
+from .actions import (
+    ACTIONS, AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, Count,
+    CreateContestant, DeclareSkill, Entrance, Epilogue, Exam, FailRoll, GrantDilemma, HeatFall, Intent, Land,
+    OfferDilemma, Reward, Risk, RollGoal, SuddenDeath, TableKnock, TakeCup, WriteGoal,
+)
+from .charts import DRIVE_TRACK, RESULT_NAMES, heat_status
+from .common import narrator
+from .models import GameState, HellForLeatherSetup
+
+SETUP_ACTIONS = (Exam, SuddenDeath, CreateContestant, WriteGoal, RollGoal)
+TURN_ACTIONS = (OfferDilemma, AnswerDilemma, AskDilemma, GrantDilemma, CallConflict, DeclareSkill, AssignTraumas,
+                BuyGoal, FailRoll)
+FINALE_ACTIONS = (Reward, Entrance, TakeCup, Intent, Epilogue)
+SETUP_PHASES = {"exam", "tiebreak", "bios", "goals"}
+FINALE_PHASES = {"rewards", "entrance", "take_cup", "intent", "epilogue"}
+
+
+class HellForLeather(Engine):
+    game = "hell-for-leather"
+    title = "Hell for Leather"
+    setup_model = HellForLeatherSetup
+    actions = ACTIONS
+
+    def start(self, setup: HellForLeatherSetup, rng: random.Random) -> GameState:
+        return setup_phase.start(setup)
+
+    # -- what the game waits for ----------------------------------------------------
+
+    def awaiting(self, state: GameState) -> list[Prompt]:
+        phase = state.phase
+        if phase == "over":
+            return []
+        if phase in SETUP_PHASES:
+            return setup_phase.awaiting(state)
+        if phase in FINALE_PHASES:
+            return finale.awaiting(state)
+        return play.awaiting(state)
+
+    # -- applying actions -------------------------------------------------------------
+
+    def apply(self, state: GameState, action, rng: random.Random) -> list[Event]:
+        if state.phase == "over":
+            raise RuleError("the end of the game", "the game is over")
+        if isinstance(action, SETUP_ACTIONS):
+            return setup_phase.apply(state, action, rng)
+        if isinstance(action, FINALE_ACTIONS):
+            return finale.apply(state, action)
+        if isinstance(action, TableKnock):
+            return play.on_knock(state, action)
+        if isinstance(action, HeatFall):
+            return play.on_heat_fall(state, action)
+        if isinstance(action, CallForHelp):
+            return play.on_help(state, action)
+        if isinstance(action, Land):
+            return play.on_land(state, action)
+        if isinstance(action, Correct):
+            if state.conflict is None or not 1 <= action.die <= len(state.conflict.landings):
+                raise RuleError("dice are numbered from 1", f"there is no die {action.die} to read again")
+            return play.on_correct(state, action)
+        if isinstance(action, Risk):
+            if state.conflict is None or not play._may_risk(state, state.conflict):
+                raise RuleError("one Risk per conflict, none in a Skill Declaration", "no Risk may be taken now")
+            return play.on_risk(state)
+        if isinstance(action, Count):
+            return play.on_count(state)
+        if isinstance(action, TURN_ACTIONS):
+            return play.on_turn_action(state, action, rng)
+        raise RuleError("what happens next", f"{action.type} is not expected now")
+
+    # -- views ------------------------------------------------------------------------
+
+    def view(self, state: GameState, viewer: str | None) -> dict[str, Any]:
+        teams = []
+        for t in state.teams:
+            teams.append({
+                "name": t.name, "members": t.members, "source": t.source, "heat": t.heat,
+                "heat_status": heat_status(t.heat), "vp": t.vp, "goals": t.goals, "goals_done": t.goals_done,
+                "hunter_marks": t.hunter_marks, "narrator_cup": t.members[t.cup] if t.members else None,
+            })
+        contestants = {}
+        for p, c in state.contestants.items():
+            contestants[p] = {
+                "name": c.name, "team": state.teams[c.team].name, "vocation": c.vocation, "hometown": c.hometown,
+                "hobbies": c.hobbies, "why": c.why, "instinct": c.instinct, "drive": DRIVE_TRACK[c.drive],
+                "spare_circle": c.extra_circle, "felony_rank": c.felony, "felony_track": state.felony_track,
+                "skills": c.skills, "skills_blocked": c.skills_blocked, "alive": c.alive, "knocks": c.knocks,
+            }
+        data: dict[str, Any] = {
+            "game": self.game, "mode": state.setup_mode, "fluency": state.fluency, "phase": state.phase,
+            "objective": state.objective, "goal_target": state.goal_target, "teams": teams,
+            "contestants": contestants, "cue": state.cue, "conflicts_played": state.conflicts_played,
+        }
+        if state.phase not in {"exam", "tiebreak", "bios", "goals", "over", "epilogue"} and state.finale is None:
+            data["active_team"] = state.teams[state.active].name
+            data["narrator"] = narrator(state)
+        if state.exam_scores:
+            data["exams"] = {"scores": state.exam_scores, "ranking": state.exam_ranking}
+        if state.conflict is not None:
+            c = state.conflict
+            data["conflict"] = {
+                "narrator": c.narrator, "drive": DRIVE_TRACK[c.position] if c.position >= 0 else f"Drive {1 - c.position}",
+                "skill": c.skill, "dilemma": c.dilemma, "helpers": c.helpers, "risks": c.risks,
+                "felony_grade": c.felony_grade, "felony_open": c.felony_open,
+                "dice": [{"thrower": l.thrower, "zone": l.zone, "face": l.face, "die": l.kind,
+                          "result": RESULT_NAMES[l.result]} for l in c.landings],
+                "dice_to_come": max(0, len(c.plan) - sum(1 for l in c.landings if l.kind in ("drive", "help"))),
+            }
+        if state.finale is not None:
+            f = state.finale
+            data["finale"] = {
+                "sides": [{"members": s.members, "heat": s.heat, "heat_status": heat_status(s.heat), "vp": s.vp,
+                           "narrator_cup": s.members[s.cup], "bonus_levels": s.bonus} for s in f.sides],
+                "round": f.round, "turn": f.turn, "rewards_left": f.rewards_left, "narrator": f.narrator,
+                "target": f.target, "attacked": f.attacked,
+            }
+        if state.gauntlet is not None:
+            g = state.gauntlet
+            data["gauntlet"] = {"team": state.teams[g.team].name, "goals": g.goals, "goals_done": g.goals_done}
+        if viewer is not None:
+            data["you"] = viewer
+        return data
+
+    def outcome(self, state: GameState) -> str | None:
+        return state.over
+
+    def players(self, state: GameState) -> list[str]:
+        return list(state.seats)
+
+
+ENGINE = HellForLeather()
