@@ -16,7 +16,8 @@ What the simulated sensor does, and why (numbers are per sample, one sample
 per timing budget, 33 ms by default):
 
 * Gaussian noise of 1 mm + 0.5 % of the distance (about 2.6 mm sd at 320 mm),
-  plus up to 1.5 mm more while the tray vibrates after an impact.
+  with vibration noise of up to 1.5 mm sd added (in quadrature) while the
+  tray rings after an impact.
 * Dropouts (None) 0.5 %, now and then in bursts; out-of-range codes 8190/8191
   0.5 %; an odd junk value anywhere in range 0.1 %.
 * Things above the stack are closer than its top, and the sensor reports the
@@ -27,9 +28,11 @@ per timing budget, 33 ms by default):
   spot half on the top face and half on the die's side: a reading up to 0.4
   of a die too far, for one sample.
 * A throw may hit the Heat. The chance of a collapse grows with the stack's
-  height and with the throw's inaccuracy. A collapse is partial or total;
-  for a sample or two the beam may catch dice on their way down (a reading
-  anywhere between the old top and the new one, or nothing).
+  height and with the throw's inaccuracy. A collapse is partial or total.
+  A knocked stack is out of the narrow spot fast: 60 % of falls show the new
+  top on the very next sample, 37 % after one sample and 3 % after two
+  samples of dice on their way down, each of which reads anywhere between
+  the old top and the new one (60 %) or is lost (40 %, a moving target).
 * Fallen dice roll out of the spot: the sensor arm narrows its view to the
   stack's footprint (see the enclosure), so only standing dice are seen.
 
@@ -163,8 +166,8 @@ class TableSimulator:
         old, new = self._planned, self._planned + change
         for j in range(before + after):
             slot = self._slot(start + j)
-            # The hand hovers 2-8 cm over the top (or holds the die just above it).
-            slot.above_mm = self._top_mm(max(old, new)) + rng.uniform(20, 80)
+            # The back of the hand is 2.5-10 cm over the top while the fingers work.
+            slot.above_mm = self._top_mm(max(old, new)) + rng.uniform(25, 100)
             if rng.random() < 0.05:
                 slot.blind = True
             if j == before:
@@ -251,7 +254,7 @@ class TableSimulator:
             total = dice == 1 or rng.random() < 0.25 + 0.02 * dice
             fell = dice if total else rng.randint(1, dice - 1)
         r = rng.random()
-        tumble = 0 if r < 0.55 else 1 if r < 0.92 else 2
+        tumble = 0 if r < 0.6 else 1 if r < 0.97 else 2
         new = dice - fell
         for j in range(tumble):
             self._slot(at + j).tumble = (new, dice)
@@ -279,7 +282,7 @@ class TableSimulator:
         g = self.geometry
         floor = g.sensor_height_mm + self.offset_mm
         top = floor - self._top_mm(self.stack)
-        sd = 1.0 + 0.005 * top + 1.5 * self._vibration
+        sd = math.hypot(1.0 + 0.005 * top, 1.5 * self._vibration)
         reading = top + rng.gauss(0.0, sd)
         # Sway of a tall stack: a few mm at most along the beam.
         if self.stack > 6:
@@ -290,7 +293,8 @@ class TableSimulator:
                 reading += rng.uniform(0.1, 0.4) * g.die_size_mm
         if slot.tumble is not None:
             new, old = slot.tumble
-            reading = floor - rng.uniform(self._top_mm(new), self._top_mm(old)) if rng.random() > 0.2 else None
+            # A moving target: the sensor either smears it or gives up on the sample.
+            reading = floor - rng.uniform(self._top_mm(new), self._top_mm(old)) if rng.random() < 0.6 else None
         # Bouncing dice in the spot, above the top.
         if reading is not None and rng.random() < 0.04 * self._vibration:
             reading = min(reading, top - rng.uniform(10, 120))

@@ -16,11 +16,12 @@ scale with the die size):
 
 * A reading is *clean* at level k when it lies within ``clean_tol`` of k.
   Noise of a few millimetres stays clean; a spike usually does not.
-* Readings much closer than the stack top (more than ``occlude`` dice above
-  it) are something in the beam. A short run of them is a thrown die flying
-  through; a run of ``hand_min`` or more is a hand at the stack. While a
-  hand is about, a lower stack means dice were taken off (``removed``), never
-  a fall, and every change waits for ``settle`` clean readings in a row.
+* Readings well above the stack top (more than ``occlude`` dice, so higher
+  than one more die would be) are something in the beam. One or two of them
+  are a thrown die flying through or bouncing; ``hand_min`` or more among the
+  last ``hand_window`` readings are a hand at the stack. While a hand is
+  about, a lower stack means dice were taken off (``removed``), never a
+  fall, and every change waits for ``settle`` clean readings in a row.
 * With no hand about, a reading more than ``depart`` dice below the stack
   top followed by a reading clean at a lower level k is a collapse down to
   k. Two readings are the least that tells a fall from a single spike, so a
@@ -139,10 +140,12 @@ class HeatTracker:
     def __init__(
         self,
         calibration,
-        clean_tol=0.35,
+        clean_tol=0.4,
         depart=0.5,
-        occlude=1.5,
+        occlude=1.35,
         hand_min=4,
+        hand_window=10,
+        blind_min=4,
         settle=3,
         min_mm=MIN_VALID_MM,
         max_mm=MAX_VALID_MM,
@@ -152,6 +155,8 @@ class HeatTracker:
         self.depart = depart
         self.occlude = occlude
         self.hand_min = hand_min
+        self.hand_window = hand_window
+        self.blind_min = blind_min
         self.settle = settle
         self.min_mm = min_mm
         self.max_mm = max_mm
@@ -161,10 +166,13 @@ class HeatTracker:
         self._reset_state()
 
     def _reset_state(self):
-        self._prev_h = None  # height of the previous valid reading
+        self._prev_h = None  # height of the last reading of the stack itself (not of a hand)
+        self._prev_k = None  # its clean level, or None
         self._run = []  # recent clean levels, newest last (None = not clean)
-        self._occluded_run = 0  # occluded readings in the current run
+        self._recent = []  # 1 per recent valid reading that was occluded, else 0
+        self._blind_run = 0  # invalid readings in a row
         self._handled = False  # a hand has been at the stack since it was last steady
+        self._blind = False  # the sensor saw nothing for a while since the stack was last steady
 
     def reset(self, calibration=None):
         """Forget the stack (and optionally take a new calibration)."""
@@ -205,7 +213,7 @@ class HeatTracker:
             for n in range(self.level - 1, k - 1, -1):
                 events.append({"type": "removed", "dice": n})
         self.level = k
-        self._handled = False
+        self._handled = self._blind = False
         self._run = []
         events.append({"type": "height", "dice": k})
         return events
@@ -214,21 +222,26 @@ class HeatTracker:
     def feed(self, mm, t=None):
         """One reading in; a list of event dicts out (usually empty)."""
         self.samples += 1
-        if mm is None or mm < self.min_mm or mm > self.max_mm:
+        h = None
+        if mm is not None and self.min_mm <= mm <= self.max_mm:
+            h = self.calibration.height(mm)
+            if h < -self.depart:
+                h = None  # farther than the tray floor: a bad reading, not a place a die can be
+        if h is None:
             self.rejected += 1
+            self._blind_run += 1
+            if self._blind_run >= self.blind_min and self.level is not None:
+                self._blind = True
             return []
-        h = self.calibration.height(mm)
-        if h < -self.depart:
-            # Farther than the tray floor: a bad reading, not a place a die can be.
-            self.rejected += 1
-            return []
-        prev = self._prev_h
-        self._prev_h = h
+        self._blind_run = 0
 
         if self.level is None:
+            # The first height: believed after a longer steady stretch than later changes.
             self._run.append(self._clean_level(h))
-            del self._run[:-self.settle]
-            k = self._settled_level()
+            del self._run[:-(self.settle + 2)]
+            if len(self._run) < self.settle + 2 or self._run.count(self._run[0]) != len(self._run):
+                return []
+            k = self._run[0]
             if k is None:
                 return []
             self.level = k
@@ -236,38 +249,37 @@ class HeatTracker:
             return [{"type": "height", "dice": k}]
 
         level = self.level
-        # Something in the beam above the stack: a flying die or a hand.
-        if h > level + self.occlude:
-            self._occluded_run += 1
-            if self._occluded_run >= self.hand_min:
+        # Something in the beam above the stack: a flying die, a bounce, a hand.
+        occluded = h > level + self.occlude
+        self._recent.append(1 if occluded else 0)
+        del self._recent[:-self.hand_window]
+        if occluded:
+            if sum(self._recent) >= self.hand_min:
                 self._handled = True
             self._run.append(None)
             del self._run[:-self.settle]
-            return []
-        self._occluded_run = 0
+            return []  # says nothing about the stack below it: not a reading of the stack
 
+        prev_h, prev_k = self._prev_h, self._prev_k
         k = self._clean_level(h)
+        self._prev_h, self._prev_k = h, k
         self._run.append(k)
         del self._run[:-self.settle]
 
-        # A fall: two readings in a row below the stack top, the second clean.
-        if (
-            not self._handled
-            and k is not None
-            and k < level
-            and prev is not None
-            and prev < level - self.depart
-            and prev >= k - self.clean_tol
-        ):
-            return self._change(k, "collapse")
+        # A fall, seen by nobody's hand: two stack readings in a row clean at the same lower
+        # level, or (for a total fall, there being nothing lower) one below the top then the floor.
+        if not self._handled and not self._blind and k is not None and k < level:
+            if prev_k == k or (k == 0 and prev_h is not None and prev_h < level - self.depart):
+                return self._change(k, "collapse")
 
         settled = self._settled_level()
         if settled is None:
             return []
         if settled == level:
-            self._handled = False  # steady again: whatever the hand did, it changed nothing
+            self._handled = self._blind = False  # steady again: nothing changed
             return []
         if settled > level:
             return self._change(settled, "add")
-        # Lower and steady: dice taken off by hand, or a fall the fast path missed.
+        # Lower and steady, the slow way: dice taken off by a hand seen at the stack; else a
+        # fall (one the fast way could not confirm, or one that happened while the sensor was blind).
         return self._change(settled, "remove" if self._handled else "collapse")

@@ -1,0 +1,188 @@
+"""How well the Heat tracker tells a collapse from everything else, on simulated traces.
+
+Plays many short scenes on the simulated table (hardware/sim.py): a Heat of
+2-12 dice, d10s thrown at it with accuracy between 0.3 and 1.0 (most land
+beside the stack and shake it, some knock it down, in part or entirely),
+Risk dice added and dice taken off by hand, all with the simulated sensor's
+noise, dropouts, out-of-range codes, vibration and sway. Every trace goes
+through two detectors:
+
+* ``firmware.tray.heat.HeatTracker``: the one the tray runs;
+* a naive detector: one threshold of half a die on each valid reading.
+
+and each is graded against the simulator's record of what really happened:
+
+* false collapses: reported when nothing fell (or reported twice);
+* missed collapses: a real fall not reported within ``--window`` samples;
+* wrong fallen-counts: reported, but with the wrong number of dice fallen;
+* latency: samples from the first reading that shows the fall to the report,
+  counting that first reading as 1 (so 1 is the physical floor);
+* added/removed dice missed or invented.
+
+Usage: .venv/bin/python benchmarks/detection_bench.py [--throws 10000] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from firmware.tray.heat import MAX_VALID_MM, MIN_VALID_MM, Calibration, HeatTracker  # noqa: E402
+from hardware.config import GeometryConfig  # noqa: E402
+from hardware.sim import TableSimulator  # noqa: E402
+
+
+class NaiveDetector:
+    """One threshold: any valid reading half a die below the known top is a fall."""
+
+    def __init__(self, calibration: Calibration):
+        self.calibration = calibration
+        self.level: int | None = None
+
+    def feed(self, mm, t=None):
+        if mm is None or not MIN_VALID_MM <= mm <= MAX_VALID_MM:
+            return []
+        h = self.calibration.height(mm)
+        k = max(0, int(math.floor(h + 0.5)))
+        if self.level is None:
+            self.level = k
+            return [{"type": "height", "dice": k}]
+        events = []
+        if h < self.level - 0.5:
+            events.append({"type": "collapse", "fell": self.level - k, "standing": k})
+        elif h > self.level + 0.5:
+            events += [{"type": "added", "dice": n} for n in range(self.level + 1, k + 1)]
+        if k != self.level:
+            self.level = k
+            events.append({"type": "height", "dice": k})
+        return events
+
+
+def scene(sim: TableSimulator, rng: random.Random, throws_left: int) -> int:
+    """Queue one scene's actions on ``sim``; return how many throws it used."""
+    used = 0
+    for _ in range(rng.randint(1, 3)):
+        if used >= throws_left:
+            break
+        r = rng.random()
+        if r < 0.2 and sim.planned_dice < 12:
+            sim.add_die()  # a Risk
+        elif r < 0.35 and sim.planned_dice > 1:
+            sim.remove_die()  # a Boon takes one off
+        landed = sim.throw(accuracy=rng.uniform(0.3, 1.0))
+        used += 1
+        if landed.hit_heat:
+            break  # scored and rebuilt: a new scene
+    return used
+
+
+def grade(events_by_sample, truths, window):
+    """Match reported collapses to real ones. Returns a dict of counts and latencies."""
+    real = [tr for tr in truths if tr.kind == "collapse"]
+    reported = [(i, e) for i, evs in events_by_sample for e in evs if e["type"] == "collapse"]
+    used = set()
+    out = {"real": len(real), "false": 0, "missed": 0, "wrong_count": 0, "latency": []}
+    for tr in real:
+        match = None
+        for j, (i, e) in enumerate(reported):
+            if j not in used and tr.sample <= i < tr.sample + window:
+                match = j
+                break
+        if match is None:
+            out["missed"] += 1
+            continue
+        used.add(match)
+        i, e = reported[match]
+        out["latency"].append(i - tr.sample + 1)
+        if e["fell"] != tr.fell:
+            out["wrong_count"] += 1
+    out["false"] = len(reported) - len(used)
+    for kind in ("added", "removed"):
+        real_n = sum(1 for tr in truths if tr.kind == kind)
+        got_n = sum(1 for _, evs in events_by_sample for e in evs if e["type"] == kind)
+        out[kind] = (real_n, got_n)
+    return out
+
+
+def percentile(values, q):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def run(throws: int, seed: int, window: int, max_height: int = 12):
+    geometry = GeometryConfig()
+    calibration = Calibration(geometry.sensor_height_mm, geometry.die_size_mm)
+    rng = random.Random(seed)
+    totals = {name: {"real": 0, "false": 0, "missed": 0, "wrong_count": 0, "latency": [],
+                     "added": [0, 0], "removed": [0, 0]} for name in ("tracker", "naive")}
+    done = scenes = samples = 0
+    heights = {}
+    while done < throws:
+        start = rng.randint(2, max_height)
+        heights[start] = heights.get(start, 0) + 1
+        sim = TableSimulator(geometry, seed=rng.randrange(2**31), start_dice=start)
+        detectors = {"tracker": HeatTracker(calibration), "naive": NaiveDetector(calibration)}
+        events = {name: [] for name in detectors}
+        trace = [sim.tick() for _ in range(15)]  # the tracker first sees a quiet stack
+        done += scene(sim, rng, throws - done)
+        trace += sim.run_until_idle(extra=window)
+        for index, sample in enumerate(trace):
+            for name, detector in detectors.items():
+                evs = detector.feed(sample.distance_mm, sample.t)
+                if evs:
+                    events[name].append((index, evs))
+        samples += len(trace)
+        scenes += 1
+        for name in detectors:
+            g = grade(events[name], sim.truth, window)
+            t = totals[name]
+            for key in ("real", "false", "missed", "wrong_count"):
+                t[key] += g[key]
+            t["latency"] += g["latency"]
+            for kind in ("added", "removed"):
+                t[kind][0] += g[kind][0]
+                t[kind][1] += g[kind][1]
+    return totals, {"throws": done, "scenes": scenes, "samples": samples, "heights": heights}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--throws", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--window", type=int, default=15, help="samples a report may lag a fall and still count")
+    args = parser.parse_args(argv)
+    began = time.perf_counter()
+    totals, info = run(args.throws, args.seed, args.window)
+    elapsed = time.perf_counter() - began
+    print(f"{info['throws']} throws in {info['scenes']} scenes, {info['samples']} samples "
+          f"(33 ms each), starting heights 2-12, seed {args.seed}, {elapsed:.1f} s")
+    real = totals["tracker"]["real"]
+    print(f"real collapses: {real}")
+    rows = [
+        ("false collapses", lambda t: f"{t['false']}"),
+        ("missed collapses", lambda t: f"{t['missed']}"),
+        ("wrong fallen-count", lambda t: f"{t['wrong_count']}"),
+        ("fallen-count exact", lambda t: f"{100.0 * (t['real'] - t['missed'] - t['wrong_count']) / max(1, t['real']):.2f} %"),
+        ("latency median (samples)", lambda t: f"{percentile(t['latency'], 50)}"),
+        ("latency p99 (samples)", lambda t: f"{percentile(t['latency'], 99)}"),
+        ("latency max (samples)", lambda t: f"{max(t['latency']) if t['latency'] else 'n/a'}"),
+        ("dice added: real / reported", lambda t: f"{t['added'][0]} / {t['added'][1]}"),
+        ("dice removed: real / reported", lambda t: f"{t['removed'][0]} / {t['removed'][1]}"),
+    ]
+    print(f"{'':32}{'HeatTracker':>16}{'naive threshold':>18}")
+    for label, show in rows:
+        print(f"{label:32}{show(totals['tracker']):>16}{show(totals['naive']):>18}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
