@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 DEFAULTS = Path(__file__).with_name("table-noir.toml")
 
 # BCM numbers a pad may use: every general-purpose pin on the 40-pin header
-# except I2C (2, 3), which the minimal build's sensor needs, and the UART (14, 15).
+# except the HAT ID EEPROM (0, 1), I2C (2, 3), which the minimal build's sensor
+# needs, and the UART (14, 15).
 USABLE_PINS = frozenset({4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27})
 
 
@@ -194,6 +195,8 @@ def _explain(error: dict[str, Any]) -> str:
     if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than") and info is not None:
         low, high = _bounds(info)
         return f"{where}: must be from {low:g} to {high:g}{got}{about}"
+    if kind == "too_long":
+        return f"{where}: at most {error['ctx']['max_length']} entries (got {error['ctx']['actual_length']})"
     if kind == "missing":
         return f"{where}: missing; it must be set{about}"
     if kind == "string_pattern_mismatch" and info is not None:

@@ -74,7 +74,7 @@ class GpioPads(PlayerPads):
         self._clock = clock
         self._bounce_s = config.bounce_ms / 1000
         self._stuck_s = config.stuck_after_s
-        self._state_lock = threading.Lock()
+        self._state_lock = threading.RLock()  # a listener may call poll() or close() from inside an event
         self._keys: list[_Key] = []
         self._closed = False
         try:

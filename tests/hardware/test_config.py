@@ -59,6 +59,12 @@ def test_a_pin_that_is_not_a_number_is_named(tmp_path):
     assert "pads.pins, pad 1, black" in message and "'four'" in message
 
 
+def test_more_than_six_pads_are_refused(tmp_path):
+    pads = ", ".join(f"{{ black = {b}, white = {w}, gray = {g} }}" for b, w, g in
+                     [(4, 5, 6), (7, 8, 9), (10, 11, 12), (13, 16, 17), (18, 19, 20), (21, 22, 23), (24, 25, 26)])
+    assert "pads.pins: at most 6 entries (got 7)" in problem(tmp_path, f"[pads]\npins = [{pads}]\n")
+
+
 def test_a_pad_missing_a_button_is_named(tmp_path):
     assert "pads.pins, pad 1, gray: missing" in problem(tmp_path, "[pads]\npins = [{ black = 4, white = 17 }]\n")
 
