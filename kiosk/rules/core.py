@@ -213,6 +213,15 @@ class Engine:
     def players(self, state: Any) -> list[str]:
         raise NotImplementedError
 
+    def why_not(self, state: Any, action: Action) -> RuleError | None:
+        """Optional: the game rule behind refusing an action nobody awaits now.
+
+        The session asks this before its generic "not expected now" refusal, so
+        a Risk during a Skill Declaration can be refused with the rule that
+        forbids it rather than with a list of what is expected instead.
+        """
+        return None
+
 
 def parse_action(engine: Engine, data: dict[str, Any] | Action) -> Action:
     """Turn raw data into one of the engine's actions, or explain what is wrong."""
@@ -285,6 +294,9 @@ class Session:
             raise RuleError("the end of the game", f"the game is over: {self.outcome}")
         of_type = [p for p in prompts if p.action == action.type]
         if not of_type:
+            reason = self.engine.why_not(self.state, action)
+            if reason is not None:
+                raise reason
             wanted = ", ".join(sorted({p.action for p in prompts}))
             raise RuleError("what happens next", f"'{action.type}' is not expected now (expected: {wanted})")
         mine = [p for p in of_type if p.player is None or p.player == action.player]
