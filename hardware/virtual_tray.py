@@ -78,6 +78,7 @@ class VirtualTray(Hooks):
         self._slave: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._reboot_at: float | None = None
         self.app = self._new_app()
 
     # -- the firmware's hooks -------------------------------------------------
@@ -98,7 +99,12 @@ class VirtualTray(Hooks):
         return None
 
     def reboot(self) -> None:
-        """Like the board: the USB link drops, the firmware starts over, the link comes back."""
+        """Like the board: after a moment to send the ack, the USB link drops, the firmware
+        starts over and the link comes back."""
+        self._reboot_at = time.monotonic() + 0.1
+
+    def _restart(self) -> None:
+        self._reboot_at = None
         self.reboots += 1
         self.unplug()
         self.plug()
@@ -179,6 +185,8 @@ class VirtualTray(Hooks):
     def step(self) -> None:
         """One sample period: take commands, sample the table, let the firmware react."""
         with self._lock:
+            if self._reboot_at is not None and time.monotonic() >= self._reboot_at:
+                self._restart()
             t_ms = self._now_ms()
             master = self._master
             if master is not None:

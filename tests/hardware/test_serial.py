@@ -1,0 +1,407 @@
+"""SerialTray against a scripted tray on a real pseudo-terminal: handshake, events, bad lines, cable pulls."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import threading
+import time
+import tty
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from firmware.tray import protocol
+from hardware.backends import serial as serial_backend
+from hardware.backends.serial import SerialTray, find_tray_port
+from hardware.config import TrayConfig
+from hardware.events import (
+    Collapse,
+    DieAdded,
+    DieRemoved,
+    DistanceSample,
+    HardwareFault,
+    HeatHeight,
+    LinkDown,
+    LinkUp,
+    ThrowImpact,
+    ThrowSettled,
+    Zone,
+)
+
+
+class ScriptedTray:
+    """The tray end of a pty, driven line by line by the test."""
+
+    def __init__(self, link=None):
+        self.master, self.slave = os.openpty()
+        tty.setraw(self.slave)
+        self.device = os.ttyname(self.slave)
+        self.seq = 0
+        self._pending = b""
+        if link is not None:
+            tmp = link.with_name(link.name + ".new")
+            tmp.unlink(missing_ok=True)
+            os.symlink(self.device, tmp)
+            os.replace(tmp, link)
+
+    def send(self, kind, **fields):
+        obj = {"v": 1, "seq": self.seq, "t": 1000 + self.seq, "type": kind}
+        obj.update(fields)
+        self.seq += 1
+        self.raw(json.dumps(obj).encode() + b"\n")
+
+    def hello(self, command_id=0, **overrides):
+        fields = dict(fw="9.9.9", sensor="ok", budget_ms=33, settle_ms=600, raw=False, calibrated=True,
+                      empty_mm=320, die_mm=16.0, id=command_id)
+        fields.update(overrides)
+        self.send("hello", **fields)
+
+    def raw(self, data):
+        os.write(self.master, data)
+
+    def commands(self, timeout=2.0, want=None):
+        """Commands the Pi sent, until ``want`` (a cmd name) has come or the time is up."""
+        got = []
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.02)
+            if ready:
+                try:
+                    self._pending += os.read(self.master, 4096)
+                except OSError:
+                    break
+            while b"\n" in self._pending:
+                line, self._pending = self._pending.split(b"\n", 1)
+                if line.strip():
+                    command, code, detail = protocol.decode_command(line)
+                    assert code is None, detail  # the Pi only ever sends valid commands
+                    got.append(command)
+            if want and any(c["cmd"] == want for c in got):
+                break
+        return got
+
+    def answer_hello(self, **overrides):
+        hellos = [c for c in self.commands(want="hello") if c["cmd"] == "hello"]
+        assert hellos, "the Pi never said hello"
+        self.hello(hellos[-1]["id"], **overrides)
+
+    def close(self):
+        for fd in (self.master, self.slave):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+class Events:
+    def __init__(self, port):
+        self.items = []
+        self.cond = threading.Condition()
+        port.subscribe(self.add)
+
+    def add(self, event):
+        with self.cond:
+            self.items.append(event)
+            self.cond.notify_all()
+
+    def wait_for(self, kind, timeout=3.0, where=lambda e: True, count=1):
+        end = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                found = [e for e in self.items if isinstance(e, kind) and where(e)]
+                if len(found) >= count:
+                    return found[count - 1]
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise AssertionError(f"no {kind.__name__} within {timeout} s; got {self.items}")
+                self.cond.wait(left)
+
+    def of(self, kind):
+        return [e for e in self.items if isinstance(e, kind)]
+
+
+@pytest.fixture
+def link(tmp_path):
+    return tmp_path / "tray"
+
+
+@pytest.fixture
+def connected(link):
+    """A SerialTray that has shaken hands with a scripted tray."""
+    tray = ScriptedTray(link)
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, silence_s=1.0, hello_every_s=0.2)
+    events = Events(port)
+    tray.answer_hello()
+    events.wait_for(LinkUp)
+    yield tray, port, events
+    port.close()
+    tray.close()
+
+
+def settle_lines(port, tray, events):
+    """Send a marker and wait for it, so everything before it has been read."""
+    marker = 60 - len(events.of(HeatHeight)) % 50
+    tray.send("height", dice=marker)
+    events.wait_for(HeatHeight, where=lambda e: e.dice == marker, count=1)
+
+
+# -- handshake -------------------------------------------------------------------
+def test_the_link_is_up_only_once_the_tray_has_said_hello(link):
+    tray = ScriptedTray(link)
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, hello_every_s=0.2)
+    events = Events(port)
+    try:
+        tray.send("height", dice=4)  # stale: written before anyone listened
+        tray.commands(want="hello")
+        time.sleep(0.1)
+        assert not port.connected and events.items == []
+        tray.answer_hello(dice=3)
+        up = events.wait_for(LinkUp)
+        assert "9.9.9" in up.detail and up.link == "serial"
+        assert events.wait_for(HeatHeight).dice == 3 and port.heat == 3
+        assert port.connected
+    finally:
+        port.close()
+        tray.close()
+
+
+def test_messages_before_the_hello_are_ignored(link):
+    tray = ScriptedTray(link)
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, hello_every_s=0.2)
+    events = Events(port)
+    try:
+        tray.commands(want="hello")
+        tray.send("collapse", fell=3, standing=0)  # from a session nobody heard: not news
+        tray.answer_hello()
+        events.wait_for(LinkUp)
+        settle_lines(port, tray, events)
+        assert events.of(Collapse) == []
+    finally:
+        port.close()
+        tray.close()
+
+
+def test_the_tray_is_brought_in_line_with_the_configuration(link):
+    tray = ScriptedTray(link)
+    port = SerialTray(TrayConfig(timing_budget_ms=20, settle_ms=900), port=str(link), retry_s=0.05)
+    try:
+        tray.answer_hello(budget_ms=33, settle_ms=600)
+        sent = tray.commands(timeout=1.0)
+        assert {"budget": 20, "settle": 900}.items() <= {c["cmd"]: c.get("ms") for c in sent}.items()
+    finally:
+        port.close()
+        tray.close()
+
+
+# -- messages become events --------------------------------------------------------
+def test_every_tray_message_becomes_its_event(connected):
+    tray, port, events = connected
+    tray.send("height", dice=4)
+    tray.send("added", dice=5)
+    tray.send("removed", dice=4)
+    tray.send("impact", strength=0.7, zone="touching", face=9)
+    tray.send("collapse", fell=3, standing=1)
+    tray.send("settled", quiet_ms=600)
+    tray.send("sample", mm=None)
+    tray.send("sample", mm=287)
+    tray.send("error", code="i2c_fault", detail="read failed")
+    events.wait_for(HardwareFault)
+    kinds = [type(e) for e in events.items if not isinstance(e, LinkUp)]
+    assert kinds == [HeatHeight, DieAdded, DieRemoved, ThrowImpact, Collapse, ThrowSettled, DistanceSample,
+                     DistanceSample, HardwareFault]
+    impact = events.of(ThrowImpact)[0]
+    assert (impact.strength, impact.zone, impact.face) == (0.7, Zone.TOUCHING, 9)
+    collapse = events.of(Collapse)[0]
+    assert (collapse.fell, collapse.standing) == (3, 1)
+    assert [s.mm for s in events.of(DistanceSample)] == [None, 287]
+    assert "i2c_fault" in events.of(HardwareFault)[0].message
+    assert port.heat == 1
+    times = [e.t for e in events.items]
+    assert times == sorted(times) and abs(times[-1] - time.monotonic()) < 2
+
+
+def test_a_tray_without_its_sensor_is_reported(link):
+    tray = ScriptedTray(link)
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05)
+    events = Events(port)
+    try:
+        tray.answer_hello(sensor="missing")
+        events.wait_for(LinkUp)
+        assert "missing" in events.wait_for(HardwareFault).message
+    finally:
+        port.close()
+        tray.close()
+
+
+# -- bad lines ----------------------------------------------------------------------
+def test_garbage_and_broken_lines_are_counted_by_reason_and_reading_goes_on(connected):
+    tray, port, events = connected
+    tray.raw(b"\x00\xff\xfe garbage\n")
+    tray.raw(b"x" * 3000 + b"\n")
+    tray.raw(b'{"v":1,"seq":9,"t":1,"type":"height"}\n')  # no dice
+    tray.raw(b'{"v":1,"seq":9,"t":1,"type":"height","dice":99}\n')  # too tall
+    tray.raw(b'{"v":1,"seq":9,"t":1,"type":"warp","dice":2}\n')
+    tray.raw(b'["not", "an", "object"]\n')
+    tray.raw(b'{"v":1,"seq":9,"t":1,"type":"coll')  # cut short...
+    tray.raw(b"\n")
+    tray.send("collapse", fell=2, standing=3)
+    assert events.wait_for(Collapse).fell == 2
+    assert port.rejects.by_code == {
+        "not_utf8": 1, "too_long": 1, "missing_field": 1, "bad_value": 1, "unknown_type": 1, "not_object": 1,
+        "not_json": 1,
+    }
+    assert port.rejected == 7 and port.stats()["rejected"]["too_long"] == 1
+    assert port.connected
+
+
+def test_a_tray_speaking_another_protocol_version_is_reported_once(connected):
+    tray, port, events = connected
+    for _ in range(3):
+        tray.raw(b'{"v":2,"seq":1,"t":1,"type":"height","dice":2}\n')
+    settle_lines(port, tray, events)
+    faults = [f for f in events.of(HardwareFault) if "does not match" in f.message]
+    assert len(faults) == 1 and "2" in faults[0].message
+    assert port.rejects.by_code == {"version": 3}
+
+
+def test_gaps_in_sequence_numbers_are_counted(connected):
+    tray, port, events = connected
+    tray.seq += 5  # five messages lost on the way
+    tray.send("height", dice=2)
+    tray.send("height", dice=3)
+    events.wait_for(HeatHeight, where=lambda e: e.dice == 3)
+    assert port.gaps == 5
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(chunks=st.lists(st.binary(max_size=200), min_size=1, max_size=5))
+def test_random_bytes_on_the_wire_never_stop_the_reader(connected, chunks):
+    tray, port, events = connected
+    for chunk in chunks:
+        tray.raw(chunk)
+    tray.raw(b"\n")
+    settle_lines(port, tray, events)
+    assert port.connected
+
+
+# -- the link drops and comes back --------------------------------------------------
+def test_a_pulled_cable_gives_link_down_then_up_again_without_a_restart(connected, link):
+    tray, port, events = connected
+    tray.close()  # the cable is pulled
+    down = events.wait_for(LinkDown)
+    assert "tray" in down.reason or "Errno" in down.reason or "Input/output" in down.reason
+    assert not port.connected
+    again = ScriptedTray(link)  # plugged back in: a new device behind the same link
+    try:
+        again.answer_hello(dice=2)
+        events.wait_for(LinkUp, count=2)
+        again.send("collapse", fell=2, standing=0)
+        assert events.wait_for(Collapse).standing == 0
+        assert port.heat == 0 and port.link_downs == 1
+    finally:
+        again.close()
+
+
+def test_a_partial_line_after_reconnecting_is_discarded(connected, link):
+    tray, port, events = connected
+    tray.raw(b'{"v":1,"seq":50,"t":1,"type":"collapse","fe')  # cut by the cable pull
+    time.sleep(0.1)
+    tray.close()
+    events.wait_for(LinkDown)
+    again = ScriptedTray(link)
+    try:
+        again.raw(b'll":1,"standing":2}\n')  # the tail, sent before the Pi's hello
+        again.answer_hello()
+        events.wait_for(LinkUp, count=2)
+        settle_lines(port, again, events)
+        assert events.of(Collapse) == []
+        assert port.rejects.by_code.get("partial", 0) >= 1
+    finally:
+        again.close()
+
+
+def test_a_silent_tray_is_declared_down_and_found_again(connected):
+    tray, port, events = connected
+    down = events.wait_for(LinkDown, timeout=3.0)  # the scripted tray sends no heartbeat
+    assert "no line" in down.reason
+    tray.answer_hello()  # it wakes up and answers the Pi's next hello
+    events.wait_for(LinkUp, count=2)
+
+
+def test_a_missing_port_is_retried_until_it_appears(link):
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05)
+    events = Events(port)
+    try:
+        time.sleep(0.3)
+        assert not port.connected and events.items == []  # never up, so never down either
+        tray = ScriptedTray(link)
+        try:
+            tray.answer_hello()
+            events.wait_for(LinkUp)
+        finally:
+            tray.close()
+    finally:
+        port.close()
+
+
+# -- commands ------------------------------------------------------------------------
+def _answer(tray, cmd, **fields):
+    def run():
+        for command in tray.commands(want=cmd):
+            if command["cmd"] == cmd:
+                tray.send("ack", id=command["id"], cmd=cmd, **fields)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def test_a_command_waits_for_its_ack(connected):
+    tray, port, events = connected
+    _answer(tray, "budget", ok=True)
+    port.set_timing_budget(20)
+
+
+def test_a_refused_command_raises_with_the_trays_reason(connected):
+    tray, port, events = connected
+    _answer(tray, "budget", ok=False, reason="sensor did not accept it")
+    with pytest.raises(RuntimeError, match="sensor did not accept it"):
+        port.set_timing_budget(20)
+
+
+def test_an_unanswered_command_times_out(connected):
+    tray, port, events = connected
+    with pytest.raises(TimeoutError, match="ping"):
+        port.request("ping", timeout=0.3)
+
+
+def test_commands_need_a_link():
+    port = SerialTray(TrayConfig(), port="/nonexistent/tray", retry_s=5)
+    try:
+        with pytest.raises(ConnectionError):
+            port.send("ping")
+    finally:
+        port.close()
+
+
+# -- finding the tray on USB ----------------------------------------------------------
+def _port(device, vid, interface=None):
+    return SimpleNamespace(device=device, vid=vid, interface=interface)
+
+
+@pytest.mark.parametrize(
+    "ports,expected",
+    [
+        ([_port("/dev/ttyACM0", 0x239A, "CircuitPython CDC control"), _port("/dev/ttyACM1", 0x239A, "CircuitPython CDC2 data")],
+         "/dev/ttyACM1"),
+        ([_port("/dev/ttyACM3", 0x2E8A), _port("/dev/ttyACM2", 0x2E8A)], "/dev/ttyACM3"),
+        ([_port("/dev/ttyACM0", 0x239A, "CircuitPython CDC control")], None),
+        ([_port("/dev/ttyUSB0", 0x0403, "FT232R data")], None),
+    ],
+)
+def test_the_trays_data_port_is_found_by_its_usb_ids(monkeypatch, ports, expected):
+    monkeypatch.setattr(serial_backend.list_ports, "comports", lambda: ports)
+    assert find_tray_port() == expected

@@ -1,0 +1,139 @@
+"""End to end: simulated table -> firmware logic -> pseudo-terminal -> SerialTray -> events."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from hardware.backends.serial import SerialTray
+from hardware.config import Config
+from hardware.events import Collapse, DistanceSample, HeatHeight, LinkDown, LinkUp
+from hardware.virtual_tray import VirtualTray, main
+
+from .test_serial import Events
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def table(tmp_path):
+    """A virtual tray with six dice up and a SerialTray connected to it."""
+    vt = VirtualTray(Config(), seed=4, link=tmp_path / "tray", start_dice=6).start()
+    port = SerialTray(Config().tray, port=vt.path, retry_s=0.05)
+    events = Events(port)
+    events.wait_for(LinkUp)
+    events.wait_for(HeatHeight, where=lambda e: e.dice == 6)
+    yield vt, port, events
+    port.close()
+    vt.close()
+
+
+def test_a_simulated_collapse_reaches_the_pi_as_a_collapse_event(table):
+    vt, port, events = table
+    vt.topple(4)
+    collapse = events.wait_for(Collapse)
+    truth = [r for r, _ in vt.shown if r.kind == "collapse"][-1]
+    assert (collapse.fell, collapse.standing) == (truth.fell, truth.standing) == (4, 2)
+    assert events.wait_for(HeatHeight, where=lambda e: e.dice == 2) and port.heat == 2
+
+
+def test_pulling_the_link_and_restoring_it_recovers_without_a_restart(table):
+    vt, port, events = table
+    vt.unplug()
+    events.wait_for(LinkDown)
+    assert not port.connected
+    vt.topple(1)  # the stack falls while the cable is out...
+    while not vt.idle():
+        time.sleep(0.02)
+    vt.plug()
+    events.wait_for(LinkUp, count=2)
+    # ...and the hello on reconnecting brings the Pi up to date.
+    events.wait_for(HeatHeight, where=lambda e: e.dice == 5, timeout=5)
+    vt.topple(2)
+    assert events.wait_for(Collapse).standing == 3
+    assert [c.fell for c in events.of(Collapse)] == [2]  # the fall during the outage is not replayed as news
+    assert port.link_downs == 1
+    assert port.gaps == 0  # nothing the tray sent while connected was lost
+
+
+def test_commands_reach_the_firmware_over_the_pty(table):
+    vt, port, events = table
+    assert port.ping() < 0.5
+    port.set_timing_budget(20)
+    assert vt.sim.sample_period_s == pytest.approx(0.020)
+    port.set_raw(True)
+    events.wait_for(DistanceSample, count=5)
+    port.set_raw(False)
+    time.sleep(0.15)
+    streamed = len(events.of(DistanceSample))
+    time.sleep(0.3)
+    assert len(events.of(DistanceSample)) == streamed
+
+
+def test_garbage_from_the_tray_is_counted_and_the_stream_goes_on(table):
+    vt, port, events = table
+    vt.inject(b"\x07\x00junk\n{\"v\":1}\n")
+    vt.topple(1)
+    events.wait_for(Collapse)
+    assert port.rejects.by_code == {"not_json": 1, "missing_field": 1}
+
+
+def test_a_reboot_drops_the_link_and_brings_it_back(table):
+    vt, port, events = table
+    port.reboot()
+    events.wait_for(LinkDown)
+    events.wait_for(LinkUp, count=2)
+    assert vt.reboots == 1 and port.hello["seq"] < 5  # the firmware started over
+
+
+def test_calibration_over_the_link(tmp_path):
+    vt = VirtualTray(Config(), seed=8, link=tmp_path / "tray", start_dice=0, pace=0.25).start()
+    port = SerialTray(Config().tray, port=vt.path, retry_s=0.05)
+    try:
+        Events(port).wait_for(LinkUp)
+        empty = port.calibrate("empty")
+        assert empty["empty_mm"] == pytest.approx(320, abs=3)
+        for _ in range(3):
+            vt.add_die()
+        while not vt.idle():
+            time.sleep(0.02)
+        result = port.calibrate("stack", dice=3)
+        assert result["die_mm"] == pytest.approx(16.0, abs=1.0)
+        assert port.request("hello")["calibrated"] is True
+    finally:
+        port.close()
+        vt.close()
+
+
+def test_the_command_refuses_to_run_without_virtual(capsys):
+    assert main([]) == 2
+    assert "--virtual" in capsys.readouterr().err
+
+
+def test_table_noir_tray_virtual_prints_a_path_the_serial_tray_can_use(tmp_path):
+    link = tmp_path / "cli-tray"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from kiosk.cli import main; sys.exit(main(sys.argv[1:]))",
+         "tray", "--virtual", "--link", str(link), "--dice", "4"],
+        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, env=env, cwd=ROOT,
+    )
+    try:
+        first = proc.stdout.readline()
+        assert first.startswith("virtual tray on /dev/pts/"), first
+        device = first.split()[3]
+        port = SerialTray(Config().tray, port=device, retry_s=0.05)
+        try:
+            events = Events(port)
+            events.wait_for(LinkUp)
+            assert events.wait_for(HeatHeight).dice == 4
+        finally:
+            port.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
