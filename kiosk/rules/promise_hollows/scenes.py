@@ -64,8 +64,9 @@ def _buy_prompt(state: HollowsState, player: str, required: bool = False) -> lis
 
 def _trait_field(state: HollowsState, player: str, plain_allowed: bool) -> Field:
     traits = (["none"] if plain_allowed else []) + ([] if not state.people[player].active else TRAITS)
-    return Field("trait", "choice", label="Narrated from", choices=traits,
-                 rule="a raise above one needs a public-persona trait")
+    rule = "a raise above one needs a public-persona trait" if plain_allowed else \
+        "a raise without a trait is the lead's alone"
+    return Field("trait", "choice", label="Narrated from", choices=traits, rule=rule)
 
 
 # -- prompts ------------------------------------------------------------------------
