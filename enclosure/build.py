@@ -57,11 +57,13 @@ class Part:
     count: str           # how many to print: a number, "pads", or an echoed fact's name
     printed: bool        # False: an assembled view for tests and pictures
     note: str
+    camera: str = ""     # OpenSCAD gimbal rotation "rx,ry,rz" for the picture; "" is its default view
 
 
 PARTS = (
     Part("tray_quarter", "tray.scad", "3", True, "floor, rim and skirt of one quarter; dovetails lock the quarters"),
-    Part("tray_quarter_mcu", "tray.scad", "1", True, "the quarter with the microcontroller pocket, USB exit and arm bolts"),
+    Part("tray_quarter_mcu", "tray.scad", "1", True, "the quarter with the microcontroller pocket, USB exit and arm bolts",
+         camera="235,0,335"),   # seen from below: pockets and cable exits
     Part("arm_foot", "arm.scad", "1", True, "bolts to the rim with two M4 x 40 bolts"),
     Part("arm_post", "arm.scad", "post_pieces", True, "square post pieces, pegged together; the sensor cable runs inside"),
     Part("arm_boom", "arm.scad", "1", True, "boom, sensor head and shroud in one piece, printed across the bed"),
@@ -70,7 +72,7 @@ PARTS = (
     Part("screen_shell", "screen.scad", "1", True, "front and sides of the screen case, printed face down"),
     Part("screen_back", "screen.scad", "1", True, "back cover with vents and the GPIO slot; four M3 x 40 screws into the display"),
     Part("screen_stand", "screen.scad", "2", True, "side cheeks that stand the case at 65 degrees"),
-    Part("tray_whole", "tray.scad", "0", False, "the four quarters together (picture only)"),
+    Part("table_assembly", "assembly.scad", "0", False, "tray, arm and the tallest Heat together (picture only)"),
     Part("arm_assembly", "arm.scad", "0", False, "the arm as it stands on the tray (measured by the tests)"),
     Part("pad_assembly", "pad.scad", "0", False, "body on base (picture only)"),
 )
@@ -139,13 +141,15 @@ def render_part(part: Part, values: dict[str, float | int], cache: Path, version
     return stl, facts
 
 
-def render_png(stl: Path, png: Path) -> Path:
+def render_png(stl: Path, png: Path, camera: str = "") -> Path:
     """A picture of an STL, drawn by OpenSCAD (under a virtual screen if there is no display)."""
     with tempfile.TemporaryDirectory() as tmp:
         viewer = Path(tmp) / "view.scad"
         viewer.write_text(f'color("SteelBlue") import("{stl.resolve()}");\n')
         args = ["openscad", "-o", str(png), "--imgsize=800,600", "--autocenter", "--viewall",
                 "--colorscheme=Tomorrow", str(viewer)]
+        if camera:
+            args.insert(-1, f"--camera=0,0,0,{camera},500")
         if not os.environ.get("DISPLAY"):
             if shutil.which("xvfb-run") is None:
                 raise BuildError("pictures need a display or xvfb-run (`sudo apt-get install xvfb`)")
@@ -178,7 +182,7 @@ def build(config: Config, out: Path = DEFAULT_OUT, cache: Path = DEFAULT_CACHE, 
     if png_dir is not None:
         png_dir.mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            list(pool.map(lambda p: render_png(out / f"{p.name}.stl", png_dir / f"{p.name}.png"), parts))
+            list(pool.map(lambda p: render_png(out / f"{p.name}.stl", png_dir / f"{p.name}.png", p.camera), parts))
     return manifest
 
 

@@ -1,8 +1,9 @@
 """Read an STL file (ASCII or binary) into a list of vertices, and measure it.
 
 Only what the enclosure's build and tests need: the corner points of every
-triangle, the bounding box, and the points near a vertical axis (to find the
-sensor's bore and the shroud's mouth on the rendered arm). Pure Python, no numpy.
+triangle, the bounding box, the points near a vertical axis (to find the
+sensor's bore and the shroud's mouth on the rendered arm), and whether a point
+lies inside the solid (to probe clearances). Pure Python, no numpy.
 """
 
 from __future__ import annotations
@@ -39,6 +40,34 @@ class Mesh:
             if r <= radius:
                 seen.add((round(r, 3), round(vz, 3)))
         return sorted(seen, key=lambda rz: (rz[1], rz[0]))
+
+
+    def contains(self, point: Point) -> bool:
+        """Whether the point is inside the solid: count the faces a ray straight up from it crosses."""
+        # Nudge the ray off the round numbers the models use, so it never runs along an edge.
+        px, py, pz = point[0] + 1.37e-4, point[1] + 2.91e-4, point[2]
+        crossings = 0
+        v = self.vertices
+        for i in range(0, len(v), 3):
+            (ax, ay, az), (bx, by, bz), (cx, cy, cz) = v[i], v[i + 1], v[i + 2]
+            if max(az, bz, cz) < pz or min(ax, bx, cx) > px or max(ax, bx, cx) < px \
+                    or min(ay, by, cy) > py or max(ay, by, cy) < py:
+                continue
+            det = (by - cy) * (ax - cx) + (cx - bx) * (ay - cy)
+            if det == 0:
+                continue                      # a face seen edge-on from below
+            l1 = ((by - cy) * (px - cx) + (cx - bx) * (py - cy)) / det
+            l2 = ((cy - ay) * (px - cx) + (ax - cx) * (py - cy)) / det
+            l3 = 1 - l1 - l2
+            if l1 < 0 or l2 < 0 or l3 < 0:
+                continue
+            if l1 * az + l2 * bz + l3 * cz > pz:
+                crossings += 1
+        return crossings % 2 == 1
+
+    def any_inside(self, points) -> Point | None:
+        """The first of the points that lies inside the solid, or None."""
+        return next((p for p in points if self.contains(p)), None)
 
 
 def read_stl(path: str | Path) -> Mesh:

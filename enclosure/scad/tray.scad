@@ -71,3 +71,6 @@ module tray_quarter(mcu = false) {
 if (part == "tray_quarter") tray_quarter(false);
 if (part == "tray_quarter_mcu") tray_quarter(true);
 if (part == "tray_whole") tray_whole(true);
+
+// Facts the build script reads back.
+echo(floor_top = 0, seat_d = seat_d, seat_depth = target_disc_t, rim_h = rim_h, piezo_ring_r = piezo_ring_r);
