@@ -47,7 +47,8 @@ def _claimants(state: HollowsState, fo: FaceOff) -> list[str]:
     inv = state.investigator
     if not fo.investigator_done and state.people[inv].active and [c for c in fo.candidates if c != inv]:
         return [inv]
-    return [p for p in state.active() if p != inv and p not in fo.declined]
+    return [p for p in state.active()
+            if p != inv and p not in fo.declined and [c for c in fo.candidates if c != p]]
 
 
 def prompts(state: HollowsState) -> list[Prompt]:

@@ -44,7 +44,8 @@ def build(players: list[str] = PLAYERS, *, personas: dict[str, dict] | None = No
           privates: dict[str, dict] | None = None, enemies: dict[str, str] | None = None,
           crime_rolls: dict[str, list[int]] | None = None, colors: dict[str, list[int]] | None = None,
           case_author: str | None = None, stop_before: str | None = None, seed: int = 7,
-          **options: Any) -> Session:
+          names: dict[str, str] | None = None, **options: Any) -> Session:
+    names = {**NAMES, **(names or {})}
     s = Session(ENGINE, {"seed": seed, "players": players, **options})
     inv, pres = s.state.investigator, s.state.president
     for name in SYSTEMS[:len(players)]:
@@ -52,13 +53,13 @@ def build(players: list[str] = PLAYERS, *, personas: dict[str, dict] | None = No
     # each player rolls a 1 and writes one name on "their" System card
     for i, p in enumerate(players):
         do(s, "roll_for_names", p, roll=1)
-        do(s, "add_name", p, system=SYSTEMS[i], name=NAMES.get(p, f"Neighbour of {p}") if p != inv else "Jujube Brown")
+        do(s, "add_name", p, system=SYSTEMS[i], name=names.get(p, f"Neighbour of {p}") if p != inv else "Jujube Brown")
     if stop_before == "characters":
         return s
     for p in players:
         fields = persona(p, **(personas or {}).get(p, {}))
         if p != inv:
-            fields["name"] = NAMES[p]
+            fields["name"] = names[p]
         friend = next(q for q in players if q != p)
         do(s, "write_persona", p, friend=friend, **fields)
         if p != inv:
@@ -68,8 +69,8 @@ def build(players: list[str] = PLAYERS, *, personas: dict[str, dict] | None = No
         do(s, "roll_color", p, dice=(colors or {}).get(p, [4, 4, 4]))
     if stop_before == "confessions":
         return s
-    for p in players:
-        do(s, "confess", p, text=f"Someone wronged the neighbour of {p}")
+    for i, p in enumerate(players, start=1):
+        do(s, "confess", p, text=f"Someone wronged neighbour number {i}")
     if stop_before == "case":
         return s
     author = case_author or next(p for p in players if p not in (inv, pres))
