@@ -99,7 +99,9 @@ class GpioPads(PlayerPads):
             self._thread.start()
 
     def _open_key(self, player: int, colour: ButtonColour, pin: int, pin_factory) -> _Key:
-        device = Button(pin, pull_up=True, bounce_time=self._bounce_s, pin_factory=pin_factory)
+        # Stuck buttons are detected here, not by gpiozero's "held" event; the short hold_time
+        # only keeps close() quick while a button is down (gpiozero's hold thread waits that long).
+        device = Button(pin, pull_up=True, bounce_time=self._bounce_s, hold_time=0.05, pin_factory=pin_factory)
         now, down = self._clock(), device.is_pressed
         # A button that is up has been settled "forever", so its first press counts at once.
         key = _Key(player, colour, device, pressed=down, changed_at=now if down else float("-inf"), raw_at=now)
@@ -151,8 +153,13 @@ class GpioPads(PlayerPads):
     # -- shutting down -------------------------------------------------------
 
     def _close_buttons(self) -> None:
-        for key in self._keys:
-            key.device.close()
+        # Closing a gpiozero Button waits up to 0.1 s for its hold thread to notice;
+        # closing all of them side by side keeps shutdown at 0.1 s instead of 1.8 s.
+        closers = [threading.Thread(target=key.device.close) for key in self._keys]
+        for closer in closers:
+            closer.start()
+        for closer in closers:
+            closer.join()
 
     def close(self) -> None:
         """Stop polling and give the pins back. Safe to call twice."""

@@ -4,6 +4,8 @@ low (pressed) and high (released) as a real button would, on a clock the test co
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from gpiozero import Button, Device
 from gpiozero.pins.mock import MockFactory
 
@@ -28,11 +30,16 @@ class Clock:
         self.t += seconds
 
 
+OPENED: list[GpioPads] = []
+
+
 @pytest.fixture
 def factory():
     previous = Device.pin_factory
     Device.pin_factory = MockFactory()
     yield Device.pin_factory
+    while OPENED:
+        OPENED.pop().close()
     Device.pin_factory.reset()
     Device.pin_factory = previous
 
@@ -45,6 +52,7 @@ def clock():
 def open_pads(clock, **settings) -> tuple[GpioPads, list]:
     config = PadsConfig(backend="gpio", pins=TWO_PADS, **settings)
     pads = GpioPads(config, clock=clock, poll_interval_s=None)
+    OPENED.append(pads)
     heard: list = []
     pads.subscribe(heard.append)
     return pads, heard
@@ -156,3 +164,38 @@ def test_the_background_poller_settles_a_short_tap_on_its_own(factory):
     pin.drive_high()  # inside the bounce window: only the poller can notice it
     assert released.wait(2.0)
     pads.close()
+
+
+@pytest.fixture(scope="module")
+def one_pad():
+    """One set of pads for all the generated edge trains (closing gpiozero Buttons takes 0.1 s each)."""
+    factory, clock = MockFactory(), Clock()
+    pads = GpioPads(PadsConfig(backend="gpio", pins=TWO_PADS[:1], bounce_ms=20), pin_factory=factory,
+                    clock=clock, poll_interval_s=None)
+    heard: list = []
+    pads.subscribe(heard.append)
+    yield pads, factory.pin(4), clock, heard
+    pads.close()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 60), st.booleans(), st.booleans()), max_size=40))
+def test_any_edge_train_gives_alternating_events_that_end_on_the_true_level(one_pad, steps):
+    """Whatever the contacts do, presses and releases alternate, and once the pin has been still
+    for the bounce window the pads report the level it really sits at."""
+    pads, pin, clock, heard = one_pad
+    pin.drive_high()  # start from a button that has been up for a while
+    clock.advance(1)
+    pads.poll()
+    heard.clear()
+    for gap_ms, pressed, poll in steps:
+        clock.advance(gap_ms / 1000)
+        pin.drive_low() if pressed else pin.drive_high()
+        if poll:
+            pads.poll()
+    clock.advance(0.05)
+    pads.poll()
+    kinds = [type(e) for e in heard]
+    assert kinds == [ButtonPressed, ButtonReleased] * (len(kinds) // 2) + [ButtonPressed] * (len(kinds) % 2)
+    assert (len(kinds) % 2 == 1) == (pin.state == 0)  # odd count: the button is reported down, and it is down
+    assert all(b.t >= a.t for a, b in zip(heard, heard[1:]))
