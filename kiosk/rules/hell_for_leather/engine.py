@@ -76,6 +76,44 @@ class HellForLeather(Engine):
             return play.on_turn_action(state, action, rng)
         raise RuleError("what happens next", f"{action.type} is not expected now")
 
+    def why_not(self, state: GameState, action) -> RuleError | None:
+        """Name the rule when someone tries a move the game does not offer right now."""
+        c = state.conflict
+        if isinstance(action, Risk) and c is not None:
+            if c.skill is not None:
+                return RuleError("no Risk in a Skill Declaration", f"{c.narrator} is declaring {c.skill}")
+            if c.mode != "finale" and c.risks:
+                return RuleError("one Risk per conflict", f"{c.narrator} has already taken a Risk")
+            return RuleError("a Risk comes after your own dice", "throw the dice you have first")
+        if isinstance(action, BuyGoal):
+            if state.fluency < 3:
+                return RuleError("Goals start at fluency level 3", "this table plays without Goals")
+            player = action.player if action.player in state.contestants else None
+            team = state.teams[state.contestants[player].team] if player else state.teams[state.active]
+            if team.vp < 5:
+                return RuleError("a Goal costs 5 VP", f"{team.name} has only {team.vp} VP")
+            return RuleError("a Goal is bought right after a Merit or Boon", "this is not that moment")
+        if isinstance(action, CallForHelp):
+            if state.fluency < 3 or state.gauntlet is not None or state.finale is not None:
+                return RuleError("no Call for Help here", "Help is part of the full game at level 3, not the "
+                                 "Finale or the Gauntlet")
+            if c is not None and c.landings:
+                return RuleError("Help is called before the first die", "dice have already been thrown")
+            if state.teams[state.active].vp < 1:
+                return RuleError("Help costs 1 VP per living teammate", "the team has no VP")
+        if isinstance(action, OfferDilemma):
+            if state.setup_mode == "coop":
+                return RuleError("in co-op the Narrator asks for a Dilemma", "use ask_dilemma")
+            if state.teams[state.active].hunter_marks:
+                return RuleError("no Dilemma against a team with Hunters", "the Active Team is being hunted")
+            if state.teams[1 - state.active].vp < 1:
+                return RuleError("a Dilemma costs the Adversary 1 VP", "the Adversary has no VP")
+        if isinstance(action, DeclareSkill) and action.player in state.contestants:
+            if state.contestants[action.player].skills_blocked:
+                return RuleError("a Cursed Skill Declaration ends them for the session",
+                                 f"{action.player} may not declare another skill this session")
+        return None
+
     # -- views ------------------------------------------------------------------------
 
     def view(self, state: GameState, viewer: str | None) -> dict[str, Any]:

@@ -114,37 +114,58 @@ def awaiting(state: GameState) -> list[Prompt]:
 def goal_prompt(state: GameState) -> Prompt:
     n = state.goal_window
     team = state.teams[state.contestants[n].team]
-    if team.vp >= GOAL_PRICE:
-        choices = ["heat"] + [f"heal:{p}" for p in alive_members(state, team) if state.contestants[p].drive > 0]
-        choices.append("skip")
-        text = f"Buy your next Goal for {GOAL_PRICE} VP ({team.vp} in the cup)? Then lower the Heat or heal a Drive"
-    else:
-        choices = ["skip"]
-        text = f"A Goal costs {GOAL_PRICE} VP and your team has {team.vp}"
-    return Prompt(n, "buy_goal", text, [Field("bonus", "choice", choices=choices,
-                                              rule=f"a Goal costs {GOAL_PRICE} VP, bought after a Merit or Boon "
-                                              f"(your team has {team.vp})")])
+    choices = ["heat"] + [f"heal:{p}" for p in alive_members(state, team) if state.contestants[p].drive > 0]
+    choices.append("skip")
+    return Prompt(n, "buy_goal", f"Buy your next Goal for {GOAL_PRICE} VP ({team.vp} in the cup)? Then lower the "
+                  "Heat or heal a Drive; or skip", [Field("bonus", "choice", choices=choices,
+                                                          rule="a Goal brings Heat -1 or one Drive healed")])
+
+
+_TABLE_CACHE: dict[tuple, list[Prompt]] = {}
+_CORRECT_CACHE: dict[int, Prompt] = {}
 
 
 def _table_prompts(state: GameState, in_conflict: bool) -> list[Prompt]:
-    """Things the table reports at any time: a fallen Heat, a knocked table."""
-    living = [p for p in state.seats if alive(state, p)]
+    """Things the table reports at any time: a fallen Heat, a knocked table.
+
+    These prompts depend on a handful of values only, and ``awaiting`` runs on
+    every action, so they are built once per combination and reused (nobody
+    mutates a prompt).
+    """
+    living = tuple(p for p in state.seats if state.contestants[p].drive < RIP)
     height = _heat_team_height(state)
-    out = [Prompt(None, "table_knock", "Someone knocked the table: who?",
-                  [Field("who", "choice", choices=living)], optional=True)]
     if in_conflict:
         c = state.conflict
-        throwers = [c.narrator] + c.helpers
-        causes = ["throw", "adding"]
+        throwers = (c.narrator, *c.helpers)
     else:
         throwers = living
-        causes = ["taking_off"]
-    out.append(Prompt(None, "heat_fall", "The Heat fell: enter the faces of the fallen dice",
-                      [Field("faces", "list", choices=HEAT_FACES, min=1, max=height,
-                             rule=f"the Heat is {height} dice high"),
-                       Field("thrower", "choice", choices=throwers, rule="only someone throwing can topple the Heat"),
-                       Field("cause", "choice", choices=causes, rule="how the Heat fell")], optional=True))
-    return out
+    key = (living, height, throwers, in_conflict)
+    cached = _TABLE_CACHE.get(key)
+    if cached is not None:
+        return cached
+    causes = ["throw", "adding"] if in_conflict else ["taking_off"]
+    prompts = [
+        Prompt(None, "table_knock", "Someone knocked the table: who?",
+               [Field("who", "choice", choices=list(living))], optional=True),
+        Prompt(None, "heat_fall", "The Heat fell: enter the faces of the fallen dice",
+               [Field("faces", "list", choices=HEAT_FACES, min=1, max=height, rule=f"the Heat is {height} dice high"),
+                Field("thrower", "choice", choices=list(throwers), rule="only someone throwing can topple the Heat"),
+                Field("cause", "choice", choices=causes, rule="how the Heat fell")], optional=True),
+    ]
+    if len(_TABLE_CACHE) > 512:
+        _TABLE_CACHE.clear()
+    _TABLE_CACHE[key] = prompts
+    return prompts
+
+
+def _correct_prompt(count: int) -> Prompt:
+    prompt = _CORRECT_CACHE.get(count)
+    if prompt is None:
+        prompt = Prompt(None, "correct", "A die was knocked: read it again",
+                        [Field("die", "int", min=1, max=count, rule="dice are numbered from 1"), ZONE, FACE],
+                        optional=True)
+        _CORRECT_CACHE[count] = prompt
+    return prompt
 
 
 def _heat_team_height(state: GameState) -> int:
@@ -184,9 +205,7 @@ def conflict_prompts(state: GameState) -> list[Prompt]:
             out.append(Prompt(n, "risk", "Take a Risk: add a die to the Heat for one more d10"))
         out.append(Prompt(n, "count", "All dice are down (count to five if the Heat wobbles): count the result"))
     if c.landings:
-        out.append(Prompt(None, "correct", "A die was knocked: read it again",
-                          [Field("die", "int", min=1, max=len(c.landings), rule="dice are numbered from 1"),
-                           ZONE, FACE], optional=True))
+        out.append(_correct_prompt(len(c.landings)))
     out += _table_prompts(state, in_conflict=True)
     return out
 
@@ -498,7 +517,8 @@ def finish_result(state: GameState, result: int, fail_only: bool = False) -> lis
         events.append(change_heat(team, -1, "Boon"))
     state.cue = _narration(state, result)
     events.append(Event(state.cue, kind="narration"))
-    if state.fluency == 3 and result in (MERIT, BOON) and goals_left(state, c.team) > 0:
+    if (state.fluency == 3 and result in (MERIT, BOON) and goals_left(state, c.team) > 0
+            and team.vp >= GOAL_PRICE):
         state.goal_window = n
         state.phase = "goal"
         return events
