@@ -269,7 +269,10 @@ class ClincherState(BaseModel):
     finished: list[Scene] = []
 
     def cashable(self, player: str) -> Consequence | None:
-        return next((c for c in self.consequences if c.player == player and c.good and not c.cashed), None)
+        """The player's oldest good turn from an earlier scene that has not been cashed in yet."""
+        now = self.scene.number if self.scene else len(self.finished) + 1
+        return next((c for c in self.consequences
+                     if c.player == player and c.good and not c.cashed and c.scene < now), None)
 
     def cards_out(self) -> list[str]:
         """Every card not in the deck or the discards (the active card and consequence cards)."""

@@ -311,6 +311,15 @@ def test_a_positive_consequence_is_cashed_in_once_in_a_later_scene():
         s.apply({"type": "request", "player": "Ann"})
 
 
+def test_a_good_turn_cannot_be_cashed_in_during_the_scene_that_earned_it():
+    s = new(tokens={"red": 0, "yellow": 0, "green": 1})
+    scene(s, token="yellow", draws=("4C",))
+    redraw(s, "Ann", "green", top=("5D", "QH"))
+    assert s.state.consequences[0].good
+    with pytest.raises(RuleError, match="one token redraw per player per scene"):
+        s.apply({"type": "request", "player": "Ann"})
+
+
 def test_cashing_in_without_a_positive_consequence_is_refused():
     s = new()
     scene(s, token="yellow", draws=("4C",))
