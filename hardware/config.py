@@ -76,7 +76,10 @@ class PadsConfig(Strict):
 
 class TrayConfig(Strict):
     backend: Literal["serial", "i2c", "sim"] = "sim"
-    serial_port: str = Field("auto", description="a device path, or 'auto' to find the tray by its USB ids")
+    serial_port: str = Field(
+        "auto", pattern=r"^(auto|/.+|COM\d+|[a-z0-9]+://.*)$",
+        description="'auto' (find the tray by its USB ids), a device path such as /dev/ttyACM0, or a pyserial URL",
+    )
     i2c_address: int = Field(0x29, ge=0x08, le=0x77, description="the VL53L0X's 7-bit I2C address")
     timing_budget_ms: int = Field(33, ge=20, le=33, description="VL53L0X timing budget per sample")
     settle_ms: int = Field(600, ge=100, le=5000, description="quiet time after which thrown dice count as settled")
@@ -194,6 +197,8 @@ def _explain(error: dict[str, Any]) -> str:
         return f"{where}: unknown setting{hint} (allowed here: {', '.join(allowed)})"
     if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than") and info is not None:
         low, high = _bounds(info)
+        if names[-1].endswith("address") and isinstance(error.get("input"), int):  # I2C addresses read in hex
+            return f"{where}: must be from {low:#04x} to {high:#04x} (got {error['input']:#04x}){about}"
         return f"{where}: must be from {low:g} to {high:g}{got}{about}"
     if kind == "too_long":
         return f"{where}: at most {error['ctx']['max_length']} entries (got {error['ctx']['actual_length']})"

@@ -74,6 +74,17 @@ def test_a_timing_budget_out_of_range_names_the_range(tmp_path):
     assert "tray.timing_budget_ms: must be from 20 to 33 (got 50)" in message
 
 
+def test_an_i2c_address_out_of_range_is_shown_in_hex(tmp_path):
+    assert "tray.i2c_address: must be from 0x08 to 0x77 (got 0x80)" in problem(tmp_path, "[tray]\ni2c_address = 0x80\n")
+
+
+def test_a_serial_port_that_is_no_device_path_is_refused(tmp_path):
+    message = problem(tmp_path, '[tray]\nserial_port = "dev/ttyACM0"\n')
+    assert "tray.serial_port: must be 'auto' (find the tray by its USB ids), a device path" in message
+    for good in ("/dev/ttyACM0", "COM3", "rfc2217://tray.local:4000"):
+        assert load_config(site(tmp_path, f'[tray]\nserial_port = "{good}"\n')).tray.serial_port == good
+
+
 def test_every_bad_field_is_listed_at_once(tmp_path):
     message = problem(tmp_path, "[tray]\ntiming_budget_ms = 5\nsettle_ms = 1\n[pads]\nbounce_ms = 0\n")
     assert "has 3 problem(s)" in message
