@@ -84,3 +84,16 @@ def test_bad_players_and_buttons_are_refused_by_name():
     with pytest.raises(ValueError, match="players must be from 1 to 6"):
         SimPads(7)
     assert heard == []
+
+
+def test_the_readme_key_table_matches_the_keymap():
+    from hardware import cli
+    from hardware.wiring import README
+
+    text = README.read_text()
+    for row, colour in enumerate(["Black", "White", "Gray"]):
+        keys = " ".join(column[row] for column in ("qaz", "wsx", "edc", "rfv", "tgb", "yhn"))
+        assert f"| `{keys}` | {colour} on pad 1 to 6" in text
+        assert all(KEYMAP[k] == (p, ButtonColour(colour.lower())) for p, k in enumerate(keys.split(), start=1))
+    for key in cli.TRAY_KEYS:
+        assert f"`{key}`" in text or key == "="  # "=" is the unshifted "+", left out of the table
