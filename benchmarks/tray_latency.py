@@ -1,0 +1,159 @@
+"""How long a collapse takes to reach the Pi over the serial link, next to the sensor's sample period.
+
+Runs the virtual tray (hardware/virtual_tray.py: the simulated table, the
+tray firmware's own logic, a real pseudo-terminal) and a SerialTray reading
+it, in real time, and knocks the Heat over ``--collapses`` times. For each
+fall it measures, on the one monotonic clock both ends share:
+
+* end to end: from the moment the sample that first shows the fall was taken
+  to the moment SerialTray emits the Collapse event;
+* detection: how many samples the Heat tracker needed (2 is its design: one
+  reading cannot tell a fall from a spike), and that in milliseconds;
+* link: from the firmware writing the collapse line to the pty, to the event.
+
+The sample period is the VL53L0X timing budget: the physical floor is one
+period per sample the detector has to see. Between falls the stack is rebuilt
+with the virtual tray running flat out (those parts are not timed).
+
+Usage: .venv/bin/python benchmarks/tray_latency.py [--collapses 100] [--budget 33] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from hardware.backends.serial import SerialTray  # noqa: E402
+from hardware.config import Config, TrayConfig  # noqa: E402
+from hardware.events import Collapse, HeatHeight, LinkUp  # noqa: E402
+from hardware.virtual_tray import VirtualTray  # noqa: E402
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = (len(ordered) - 1) * p / 100
+    low, high = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (k - low)
+
+
+class Watch:
+    """Collects the events SerialTray emits, so the benchmark can wait for them."""
+
+    def __init__(self) -> None:
+        self.cond = threading.Condition()
+        self.collapses: list[Collapse] = []
+        self.heat: int | None = None
+        self.up = False
+
+    def __call__(self, event) -> None:
+        with self.cond:
+            if isinstance(event, Collapse):
+                self.collapses.append(event)
+            elif isinstance(event, HeatHeight):
+                self.heat = event.dice
+            elif isinstance(event, LinkUp):
+                self.up = True
+            self.cond.notify_all()
+
+    def wait(self, test, timeout: float) -> bool:
+        end = time.monotonic() + timeout
+        with self.cond:
+            while not test():
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self.cond.wait(left)
+            return True
+
+
+def rebuild(vt: VirtualTray, watch: Watch, dice: int) -> None:
+    """Stack the Heat back up to ``dice``, untimed, with the tray running flat out."""
+    vt.pace = 0.0
+    while vt.sim.planned_dice < dice:
+        vt.add_die()
+    while not vt.idle():
+        time.sleep(0.005)
+    if not watch.wait(lambda: watch.heat == dice, 10.0):
+        raise SystemExit(f"the stack did not come back to {dice} dice (the Pi sees {watch.heat})")
+    vt.pace = 1.0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--collapses", type=int, default=100)
+    parser.add_argument("--budget", type=int, default=33, help="VL53L0X timing budget in ms (20-33)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+
+    config = Config(tray=TrayConfig(timing_budget_ms=args.budget))
+    period_ms = args.budget
+    rng = random.Random(args.seed)
+    vt = VirtualTray(config, seed=args.seed, link=None, start_dice=8).start()
+    watch = Watch()
+    port = SerialTray(config.tray, port=vt.device)
+    port.subscribe(watch)
+    end_to_end: list[float] = []
+    link: list[float] = []
+    detection_samples: list[int] = []
+    missed = wrong = 0
+    started = time.monotonic()
+    try:
+        if not watch.wait(lambda: watch.up, 5.0):
+            raise SystemExit("the SerialTray never connected to the virtual tray")
+        rebuild(vt, watch, 8)
+        for _ in range(args.collapses):
+            if vt.sim.planned_dice < 3:
+                rebuild(vt, watch, rng.randint(6, 12))
+            seen = len(watch.collapses)
+            shown_before = len(vt.shown)
+            written_before = len(vt.written)
+            vt.topple(rng.randint(1, min(4, vt.sim.planned_dice - 1)))
+            got = watch.wait(lambda: len(watch.collapses) > seen, 3.0)
+            while not vt.idle():
+                time.sleep(0.005)
+            truth = next((r, t) for r, t in vt.shown[shown_before:] if r.kind == "collapse")
+            if not got:
+                missed += 1
+                continue
+            event = watch.collapses[seen]
+            record, shown_at = truth
+            if (event.fell, event.standing) != (record.fell, record.standing):
+                wrong += 1
+            end_to_end.append((event.t - shown_at) * 1000)
+            line = next((m, t) for m, t in vt.written[written_before:] if m["type"] == "collapse")
+            link.append((event.t - line[1]) * 1000)
+            detection_samples.append(round((line[0]["t"] - record.t * 1000) / period_ms) + 1)
+            watch.wait(lambda: watch.heat == record.standing, 2.0)
+    finally:
+        port.close()
+        vt.close()
+
+    n = len(end_to_end)
+    print(f"tray latency over a pseudo-terminal: {n} collapses in {time.monotonic() - started:.0f} s, seed {args.seed}")
+    print(f"  sensor sample period (timing budget): {period_ms} ms")
+    print(f"  detected {n} of {n + missed}; wrong fallen-count {wrong}; missed {missed}")
+    if n:
+        detect_ms = [(s - 1) * period_ms for s in detection_samples]
+        print(f"  end to end, sample that shows the fall -> Collapse event on the Pi:")
+        print(f"      median {statistics.median(end_to_end):6.1f} ms   p99 {percentile(end_to_end, 99):6.1f} ms"
+              f"   max {max(end_to_end):6.1f} ms")
+        print(f"  of which detection, samples the tracker needed (1 = the floor):")
+        print(f"      median {statistics.median(detection_samples):6.1f}      p99 {percentile(detection_samples, 99):6.1f}"
+              f"      ({statistics.median(detect_ms):.0f} ms / {percentile(detect_ms, 99):.0f} ms of waiting for samples)")
+        print(f"  of which the serial link, line written -> event emitted:")
+        print(f"      median {statistics.median(link):6.2f} ms   p99 {percentile(link, 99):6.2f} ms")
+        print(f"  SerialTray: {port.rejected} lines rejected, {port.gaps} sequence gaps")
+    return 0 if missed == 0 and wrong == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
