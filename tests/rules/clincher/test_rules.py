@@ -450,6 +450,20 @@ def test_setup_checks_names_and_accepts_plain_player_names():
         Session(ENGINE, {"players": ["Ann"], "tokens": {"red": -1}})
 
 
+def test_malformed_actions_are_refused_naming_what_is_wrong():
+    s = new()
+    with pytest.raises(RuleError, match="present"):
+        s.apply({"type": "call_scene", "player": "GM", "location": "x", "objective": "y",
+                 "present": ["Ann", "Ann"], "primary": "Ann"})
+    with pytest.raises(RuleError, match="present"):
+        s.apply({"type": "call_scene", "player": "GM", "location": "x", "objective": "y",
+                 "present": ["Zed"], "primary": "Zed"})
+    call(s)
+    with pytest.raises(RuleError, match="token"):
+        s.apply({"type": "difficulty", "player": "GM", "token": "purple"})
+    assert s.state.phase == "difficulty"
+
+
 def test_the_gm_may_hand_out_tokens_between_scenes():
     s = new()
     s.apply({"type": "grant", "player": "GM", "to": "Cy", "colour": "green"})

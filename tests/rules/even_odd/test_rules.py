@@ -125,6 +125,15 @@ def test_staking_more_than_your_pool_is_refused_and_costs_nothing():
     assert s.state.pools["Bo"] == 4 and "Bo" not in s.state.wagers
 
 
+def test_a_malformed_wager_is_refused_naming_what_is_wrong():
+    s = opened()
+    with pytest.raises(RuleError, match="side"):
+        s.apply({"type": "wager", "player": "Bo", "side": "maybe", "points": 1})
+    with pytest.raises(RuleError, match="points"):
+        s.apply({"type": "wager", "player": "Bo", "side": "even", "points": "two"})
+    assert s.state.wagers == {} and s.state.pools["Bo"] == 4
+
+
 def test_a_locked_wager_cannot_be_changed():
     s = opened()
     stake(s, Bo=("odd", 2))
@@ -146,7 +155,7 @@ def test_wagers_stay_secret_until_the_last_one_is_locked():
     stake(other, Bo=("even", 1), Cy=("odd", 4))  # different secrets, same public picture
     assert public_text(other) == public_text(s)
     assert s.view("Bo")["my_wager"] == {"side": "odd", "points": 3}
-    assert "my_wager" not in s.view("Cy") or s.view("Cy")["my_wager"]["side"] == "even"
+    assert s.view("Cy")["my_wager"] == {"side": "even", "points": 2} and "my_wager" not in s.view("Ann")
     assert "You staked 3 on Odd." in s.recap("Bo") and "You staked 3 on Odd." not in s.recap("Cy")
     stake(s, Ann=("even", 1))
     public = s.view()
