@@ -326,7 +326,8 @@ class EvenOdd(Engine):
         if a.player not in state.pools:
             raise RuleError("only seated players take part", f"{a.player!r} is not playing")
         if a.player in state.characters:
-            raise RuleError("one investigator per player", f"{a.player} has already introduced {state.characters[a.player].name}")
+            raise RuleError("one investigator per player",
+                            f"{a.player} has already introduced {state.characters[a.player].name}")
         state.characters[a.player] = Character(name=a.name.strip(), description=a.description.strip())
         events = [Event(f"{a.player} plays {a.name.strip()}: {a.description.strip()}", "character")]
         if len(state.characters) == len(state.players):
