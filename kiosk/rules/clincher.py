@@ -546,7 +546,8 @@ class Clincher(Engine):
             events += self._consequence(state, rng, scene, a.player, a.means)
         return events + self._after_draw(state, rng)
 
-    def _consequence(self, state: ClincherState, rng: random.Random, scene: Scene, player: str, colour: str) -> list[Event]:
+    def _consequence(self, state: ClincherState, rng: random.Random, scene: Scene, player: str,
+                     colour: str) -> list[Event]:
         """Red: a down card means trouble for the character. Green: an up card means a good turn."""
         events: list[Event] = []
         card = self._draw(state, rng, events)

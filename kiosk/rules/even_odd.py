@@ -454,7 +454,8 @@ class EvenOdd(Engine):
         if a.suspect not in self._accusable(state):
             raise RuleError(RULE_ACCUSE_MOST, f"{state.suspect_name(other(a.suspect))} has more points on their paper")
         tied = len(self._accusable(state)) == 2
-        return self._set_accused(state, a.suspect, f"{a.player} breaks the tie and accuses" if tied else f"{a.player} accuses")
+        how = f"{a.player} breaks the tie and accuses" if tied else f"{a.player} accuses"
+        return self._set_accused(state, a.suspect, how)
 
     def _do_vote(self, state: EvenOddState, a: Vote, rng: random.Random) -> list[Event]:
         self._expect(state, "vote", "vote")
@@ -515,7 +516,8 @@ class EvenOdd(Engine):
         lead = state.lead_name
         even, odd = state.papers["even"], state.papers["odd"]
         events = [Event(f"{state.who(lead)} has no points left to stake: the Final Scene. "
-                        f"{leftovers} leftover point{'s' if leftovers != 1 else ''} join the Epilogue Pool. Papers: Even {even}, Odd {odd}.", "final")]
+                        f"{leftovers} leftover point{'s' if leftovers != 1 else ''} join the Epilogue Pool. "
+                        f"Papers: Even {even}, Odd {odd}.", "final")]
         if even == odd and state.setup.accusation_tie == "vote":
             state.phase = "vote"
             events.append(Event("The papers are level: every investigator votes in secret on whom to accuse.", "tie"))

@@ -55,7 +55,7 @@ def cards_accounted(s: Session) -> list[str]:
     return sorted(st.deck + st.discards + st.cards_out())
 
 
-# -- the deck ------------------------------------------------------------------------------------------
+# -- the deck --------------------------------------------------------------------------------------
 
 
 def test_a_standard_deck_shuffled_from_the_session_seed():
@@ -74,7 +74,7 @@ def test_cards_rank_up_face_then_up_number_then_down_number_then_down_face():
     assert [rank_of(c, "S") for c in order] == [3, 2, 1, 0]
 
 
-# -- calling a scene -------------------------------------------------------------------------------------
+# -- calling a scene -------------------------------------------------------------------------------
 
 
 def test_calling_a_scene_records_who_is_there_and_who_leads():
@@ -110,7 +110,7 @@ def test_the_primary_must_be_present():
         call(s, present=("Ann", "Bo"), primary="Cy")
 
 
-# -- difficulty and the opening draw ------------------------------------------------------------------------
+# -- difficulty and the opening draw ---------------------------------------------------------------
 
 
 @pytest.mark.parametrize("token, up, down", [
@@ -156,7 +156,7 @@ def test_a_gm_out_of_tokens_can_call_no_more_scenes():
     assert s.outcome.startswith("Session over after 1 scene")
 
 
-# -- the primary acts ----------------------------------------------------------------------------------------------
+# -- the primary acts ------------------------------------------------------------------------------
 
 
 def test_a_middling_ability_draws_one_card():
@@ -198,7 +198,7 @@ def test_only_the_primarys_player_makes_the_first_move():
         s.apply({"type": "act", "player": "Ann", "ability": "strong"})
 
 
-# -- redraws ---------------------------------------------------------------------------------------------------------
+# -- redraws ---------------------------------------------------------------------------------------
 
 
 def redraw(s: Session, player: str, means: str, detail: str | None = None, top: tuple[str, ...] = ()) -> None:
@@ -328,7 +328,7 @@ def test_cashing_in_without_a_positive_consequence_is_refused():
         s.apply({"type": "redraw", "player": "Ann", "means": "consequence"})
 
 
-# -- precedence --------------------------------------------------------------------------------------------------------
+# -- precedence ------------------------------------------------------------------------------------
 
 
 def test_first_press_goes_first_and_the_next_in_line_may_withdraw_after_seeing_the_new_card():
@@ -365,7 +365,7 @@ def test_the_gm_can_call_it_while_players_dither():
     assert s.state.finished[-1].clincher == "4C" and s.state.tokens["Bo"]["yellow"] == 1
 
 
-# -- resolution --------------------------------------------------------------------------------------------------------
+# -- resolution ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("card, result, narrator", [
@@ -393,7 +393,7 @@ def test_the_clincher_stands_at_once_when_nobody_can_redraw():
     assert "Nobody can redraw" in s.recap()[-1]
 
 
-# -- an empty deck -------------------------------------------------------------------------------------------------------
+# -- an empty deck ---------------------------------------------------------------------------------
 
 
 def spend_the_deck(s: Session, keep: int) -> None:
@@ -436,7 +436,7 @@ def test_option_fresh_deck_gathers_all_cards_after_each_scene():
     assert len(s.state.deck) == 52 and s.state.discards == []
 
 
-# -- setup, tokens, views -------------------------------------------------------------------------------------------------
+# -- setup, tokens, views --------------------------------------------------------------------------
 
 
 def test_setup_checks_names_and_accepts_plain_player_names():

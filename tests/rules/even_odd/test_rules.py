@@ -36,7 +36,8 @@ def roll(s: Session, faces: list[int]) -> None:
 
 def total(s: Session) -> int:
     st = s.state
-    return sum(st.pools.values()) + sum(w.points for w in st.wagers.values()) + sum(st.papers.values()) + st.epilogue_pool
+    staked = sum(w.points for w in st.wagers.values())
+    return sum(st.pools.values()) + staked + sum(st.papers.values()) + st.epilogue_pool
 
 
 # -- setting up ---------------------------------------------------------------------------------
@@ -90,7 +91,8 @@ def test_each_investigation_scene_has_the_next_lead():
     leads = []
     for _ in range(3):
         leads.append(s.state.lead_name)
-        stake(s, **{s.state.lead_name: ("even", 1)}, **{p: ("odd", 0) for p in "Ann Bo Cy".split() if p != s.state.lead_name})
+        lead = s.state.lead_name
+        stake(s, **{p: ("even", 1) if p == lead else ("odd", 0) for p in ("Ann", "Bo", "Cy")})
         roll(s, [2])
     assert leads == ["Ann", "Bo", "Cy"] and s.state.lead_name == "Ann"
 
