@@ -67,7 +67,7 @@ class Board(Hooks):
         self._retry_at = 0
         self._start_sensor()
         self.piezos = []
-        for name in setting("TRAY_PIEZO_PINS", "A0").split(","):
+        for name in setting("TRAY_PIEZO_PINS", "A0,A1,A2").split(","):
             name = name.strip()
             if name:
                 self.piezos.append(analogio.AnalogIn(getattr(board, name)))
