@@ -71,8 +71,8 @@ module pad_base() {
                 cylinder(d1 = 7, d2 = 3.4, h = 1 + 1.8);   // countersunk M3
             }
     }
-    // strain relief: three pegs in a zig-zag in front of the cable exit
-    for (p = [[-9, pad_d / 2 - 26], [0, pad_d / 2 - 16], [9, pad_d / 2 - 26]]) translate([p[0], p[1], 2.99]) cylinder(d = 5, h = 9);
+    // strain relief: three pegs in front of the cable exit, behind the switches; the cable weaves between them
+    for (p = [[-8, pad_d / 2 - 17], [8, pad_d / 2 - 17], [0, pad_d / 2 - 10]]) translate([p[0], p[1], 2.99]) cylinder(d = 5, h = 9);
 }
 
 if (part == "pad_body") rotate([-90, 0, 0]) translate([0, -pad_d / 2, 0]) pad_body();   // lies on its back

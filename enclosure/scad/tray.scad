@@ -73,4 +73,4 @@ if (part == "tray_quarter_mcu") tray_quarter(true);
 if (part == "tray_whole") tray_whole(true);
 
 // Facts the build script reads back.
-echo(floor_top = 0, seat_d = seat_d, seat_depth = target_disc_t, rim_h = rim_h, piezo_ring_r = piezo_ring_r);
+echo(floor_t = floor_t, arm_angle = arm_angle, foot_bolt_dy = foot_bolt_dy, foot_bolt_z = foot_bolt_z, seat_d = seat_d, seat_depth = target_disc_t, rim_h = rim_h, piezo_ring_r = piezo_ring_r);
