@@ -100,7 +100,7 @@ def board(monkeypatch):
     resets = []
     fakes = {
         "usb_cdc": types.SimpleNamespace(data=serial),
-        "board": types.SimpleNamespace(A0="A0", A1="A1", STEMMA_I2C=lambda: "i2c", I2C=lambda: "i2c"),
+        "board": types.SimpleNamespace(A0="A0", A1="A1", A2="A2", STEMMA_I2C=lambda: "i2c", I2C=lambda: "i2c"),
         "busio": types.SimpleNamespace(I2C=lambda scl, sda: ("i2c", scl, sda)),
         "analogio": types.SimpleNamespace(AnalogIn=FakeAnalogIn),
         "microcontroller": types.SimpleNamespace(nvm=nvm, reset=lambda: resets.append(True)),
