@@ -79,7 +79,7 @@ def trauma(state: GameState, player: str, cause: str = "trauma") -> list[Event]:
                       f"{DRIVE_TRACK[c.drive]}. Flashback: a hard moment with their Why? ({c.why}).",
                       kind="trauma", data={"player": player, "spare": True})]
     c.drive += 1
-    events = [drive_event(c, before, cause, f"{c.name or player} takes a Trauma: Drive {DRIVE_TRACK[before]} -> "
+    events = [drive_event(c, before, cause, f"{c.name or player} takes a Trauma: {DRIVE_TRACK[before]} -> "
                           f"{DRIVE_TRACK[c.drive]}. Flashback: a hard moment with their Why? ({c.why}).")]
     return events
 
@@ -88,7 +88,7 @@ def heal(state: GameState, player: str, cause: str) -> Event:
     c = state.contestants[player]
     before = c.drive
     c.drive = max(0, c.drive - 1)
-    return drive_event(c, before, cause, f"{c.name or player} heals one Drive level: {DRIVE_TRACK[before]} -> "
+    return drive_event(c, before, cause, f"{c.name or player} heals one level: {DRIVE_TRACK[before]} -> "
                        f"{DRIVE_TRACK[c.drive]}.")
 
 

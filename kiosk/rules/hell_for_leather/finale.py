@@ -91,6 +91,8 @@ def start_gauntlet(state: GameState, team_index: int) -> list[Event]:
 def start_epilogue(state: GameState, team_index: int | None, members: list[str] | None = None) -> list[Event]:
     survivors = members if members is not None else alive_members(state, state.teams[team_index])
     state.epilogue = list(survivors)
+    if team_index is not None:
+        state.winner = state.teams[team_index].name
     state.phase = "epilogue"
     state.conflict = None
     state.cue = "Epilogue: a year later, what became of each winner? Thirty seconds each; mind the hobbies."
@@ -203,7 +205,7 @@ def _final_words(state: GameState) -> str:
         return f"The showdown is over. Surviving: {names}."
     if state.gauntlet is not None:
         return f"{state.teams[state.gauntlet.team].name} broke the Network. Surviving: {names}."
-    return f"Game over. Surviving: {names}."
+    return f"{state.winner} wins: nobody is left to race. Surviving: {names}."
 
 
 def _reward(state: GameState, use: str) -> list[Event]:

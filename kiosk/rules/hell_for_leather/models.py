@@ -217,6 +217,8 @@ class GameState(State):
     finale: Finale | None = None
     gauntlet: Gauntlet | None = None
     epilogue: list[str] = []
+    winner: str = ""
+    """Who the Epilogue celebrates, once the game is won."""
     over: str | None = None
     cue: str = ""
     """The narration prompt of the moment."""

@@ -7,7 +7,7 @@ import random
 from ..core import Event, Field, Prompt, RuleError
 from .actions import CreateContestant, Exam, RollGoal, SuddenDeath, WriteGoal
 from .charts import EXAM_TEAMS, FACES, GOAL_CHART, INSTINCTS, RESULT_NAMES, ZONES, landing_result
-from .common import alive_members
+from .common import alive_members, ensure_living_cup
 from .models import Contestant, GameState, HellForLeatherSetup, Team
 
 TEXT = 60
@@ -161,8 +161,14 @@ def apply(state: GameState, action, rng: random.Random) -> list[Event]:
             events = [Event(f"{state.teams[writer].name} sets Goal {slot + 1} for {state.teams[owner].name}: "
                             f"{goal}.", kind="goal")]
         if not state.goal_queue:
-            from .play import begin_play
-            events += begin_play(state)
+            from .play import begin_play, start_turn
+            if state.gauntlet is not None:
+                team = state.teams[state.gauntlet.team]
+                state.active = state.gauntlet.team
+                ensure_living_cup(state, team)
+                events += start_turn(state)
+            else:
+                events += begin_play(state)
         return events
     raise RuleError("what happens next", f"{action.type} is not part of the setup")
 
