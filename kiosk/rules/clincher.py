@@ -36,7 +36,7 @@ from __future__ import annotations
 import random
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, Field as PField, TypeAdapter, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field as PField, TypeAdapter, field_validator, model_validator
 
 from .core import Action, Engine, Event, Field, Model, Prompt, RuleError, Setup
 
@@ -114,15 +114,22 @@ class Member(Model):
 
 
 class ClincherSetup(Setup):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
     gm: str = "GM"
+    """The GM's name; it must differ from every player's."""
     players: list[Member] = PField(
         default_factory=lambda: [Member(name="Ann", character="Marlowe"), Member(name="Bo", character="Velvet"),
                                  Member(name="Cy", character="Quill")],
         min_length=1, max_length=8)
+    """Each player and their character."""
     tokens: Tokens = Tokens()
     """What every player holds at the start (the excerpt does not say: one of each by default)."""
-    gm_tokens: Tokens | None = None
-    """The GM's holding; ``None`` means an unlimited supply (the default)."""
+    gm_supply: Literal["unlimited", "counted"] = "unlimited"
+    """Unlimited: the GM never runs out of tokens. Counted: the GM holds the tokens below, and no new scene
+    can start once they are spent."""
+    gm_tokens: Tokens = Tokens(red=3, yellow=3, green=3)
+    """The GM's tokens when the supply is counted."""
     precedence: Literal["first_press", "gm_orders"] = "first_press"
     """When several players ask to redraw: first press goes first, or the GM sets the order."""
     empty_deck: Literal["reshuffle", "stands"] = "reshuffle"
@@ -299,7 +306,7 @@ class Clincher(Engine):
             gm=setup.gm,
             deck=deck,
             tokens={m.name: setup.tokens.model_dump() for m in setup.players},
-            gm_tokens=setup.gm_tokens.model_dump() if setup.gm_tokens else None,
+            gm_tokens=setup.gm_tokens.model_dump() if setup.gm_supply == "counted" else None,
         )
 
     def players(self, state: ClincherState) -> list[str]:
@@ -698,7 +705,7 @@ class Clincher(Engine):
             ],
             "scene": self._scene_view(state, scene) if scene else None,
             "finished": [self._scene_view(state, s) for s in state.finished],
-            "options": state.setup.model_dump(include={"precedence", "empty_deck", "fresh_deck_each_scene"}),
+            "options": state.setup.model_dump(include={"gm_supply", "precedence", "empty_deck", "fresh_deck_each_scene"}),
         }
         return data
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, Field as PField, TypeAdapter, model_validator
+from pydantic import BaseModel, ConfigDict, Field as PField, TypeAdapter, model_validator
 
 from .core import Action, Engine, Event, Field, Prompt, RuleError, Setup
 
@@ -62,12 +62,14 @@ def other(side: str) -> str:
 
 
 class EvenOddSetup(Setup):
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+
     players: list[str] = PField(default_factory=lambda: ["Ann", "Bo", "Cy"], min_length=2, max_length=4)
     """The investigators' players in clockwise seating order."""
     first_lead: str | None = None
-    """Who leads the crime scene; the first listed player if not given."""
+    """Who sets the crime scene; leave it blank for the first player listed."""
     dice: Literal["virtual", "physical"] = "virtual"
-    """``virtual``: the device rolls. ``physical``: the lead rolls real dice and types them in."""
+    """Virtual: the device rolls. Physical: the lead rolls real dice and enters the faces or the even count."""
     voted_dice: Literal["wagered", "faces"] = "wagered"
     """Which dice "voted" for the winner: those staked on it, or those whose face matched it."""
     tie_dice: Literal["epilogue", "return"] = "epilogue"
@@ -85,6 +87,8 @@ class EvenOddSetup(Setup):
         if len(set(names)) != len(names):
             raise ValueError(f"players: names must differ, got {self.players}")
         self.players = names
+        if self.first_lead is not None and not self.first_lead.strip():
+            self.first_lead = None  # a blank answer means "the first listed player"
         if self.first_lead is not None and self.first_lead not in names:
             raise ValueError(f"first_lead: {self.first_lead!r} is not one of the players {names}")
         return self

@@ -15,7 +15,8 @@ token_sets = st.fixed_dictionaries({"red": st.integers(0, 2), "yellow": st.integ
 setups = st.fixed_dictionaries({
     "players": st.integers(1, 5).map(lambda n: ["Ann", "Bo", "Cy", "Dee", "Eli"][:n]),
     "tokens": token_sets,
-    "gm_tokens": st.none() | token_sets.filter(lambda t: sum(t.values()) > 0),
+    "gm_supply": st.sampled_from(["unlimited", "counted"]),
+    "gm_tokens": token_sets.filter(lambda t: sum(t.values()) > 0),
     "precedence": st.sampled_from(["first_press", "gm_orders"]),
     "empty_deck": st.sampled_from(["reshuffle", "stands"]),
     "fresh_deck_each_scene": st.booleans(),

@@ -129,7 +129,7 @@ def test_each_difficulty_token_sets_its_up_suits_and_the_opening_draw_stops_at_a
 
 
 def test_the_gm_spends_only_tokens_she_holds_when_counted():
-    s = new(gm_tokens={"red": 0, "yellow": 1, "green": 0})
+    s = new(gm_supply="counted", gm_tokens={"red": 0, "yellow": 1, "green": 0})
     call(s)
     with pytest.raises(RuleError, match="the GM spends a token she holds"):
         s.apply({"type": "difficulty", "player": "GM", "token": "red"})
@@ -146,7 +146,8 @@ def test_an_unlimited_gm_supply_is_the_default():
 
 
 def test_a_gm_out_of_tokens_can_call_no_more_scenes():
-    s = new(gm_tokens={"red": 0, "yellow": 1, "green": 0}, tokens={"red": 0, "yellow": 0, "green": 0})
+    s = new(gm_supply="counted", gm_tokens={"red": 0, "yellow": 1, "green": 0},
+            tokens={"red": 0, "yellow": 0, "green": 0})
     scene(s, opening=("5C",), draws=("9S",))  # nobody can redraw: settles at once
     assert s.state.phase == "call"
     assert [p.action for p in s.awaiting() if not p.optional] == ["end_session"]

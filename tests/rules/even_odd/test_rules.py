@@ -57,6 +57,7 @@ def test_setup_refuses_five_players_duplicates_and_a_stranger_as_first_lead():
         Session(ENGINE, {"players": ["A", "A"]})
     with pytest.raises(ValidationError, match="'Zed' is not one of the players"):
         Session(ENGINE, {"players": ["A", "B"], "first_lead": "Zed"})
+    assert Session(ENGINE, {"players": ["A", "B"], "first_lead": " "}).state.lead_name == "A"  # blank: first listed
 
 
 def test_everyone_introduces_an_investigator_before_the_crime_scene():
