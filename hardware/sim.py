@@ -31,8 +31,9 @@ per timing budget, 33 ms by default):
   height and with the throw's inaccuracy. A collapse is partial or total.
   A knocked stack is out of the narrow spot fast: 60 % of falls show the new
   top on the very next sample, 37 % after one sample and 3 % after two
-  samples of dice on their way down, each of which reads anywhere between
-  the old top and the new one (60 %) or is lost (40 %, a moving target).
+  samples of dice on their way down, each of which reads somewhere between
+  the old top and the new one, lower on each sample (60 %), or is lost (40 %,
+  a moving target).
 * Fallen dice roll out of the spot: the sensor arm narrows its view to the
   stack's footprint (see the enclosure), so only standing dice are seen.
 
@@ -107,7 +108,7 @@ class _Slot:
     """What the physics has planned for one future sample."""
 
     above_mm: Optional[float] = None  # something this high above the floor is in the beam
-    tumble: Optional[tuple] = None  # (new, old) heights: dice on their way down are in the beam
+    tumble: Optional[tuple] = None  # (low, high) heights in dice: dice on their way down are in the beam
     blind: bool = False  # the reading is lost (dropout)
     set_stack: Optional[int] = None  # the stack becomes this tall on this sample
     truth: list = field(default_factory=list)  # Truth records that become visible on this sample
@@ -257,7 +258,9 @@ class TableSimulator:
         tumble = 0 if r < 0.6 else 1 if r < 0.97 else 2
         new = dice - fell
         for j in range(tumble):
-            self._slot(at + j).tumble = (new, dice)
+            # The falling dice go down: each sample sees them lower than the one before.
+            span = (dice - new) / tumble
+            self._slot(at + j).tumble = (dice - (j + 1) * span, dice - j * span)
         slot = self._slot(at + tumble)
         slot.set_stack = new
         self._slot(at).truth.append(Truth("collapse", 0, 0.0, new, fell=fell, standing=new))
@@ -292,9 +295,9 @@ class TableSimulator:
             if rng.random() < 0.03 * self._shake:
                 reading += rng.uniform(0.1, 0.4) * g.die_size_mm
         if slot.tumble is not None:
-            new, old = slot.tumble
+            low, high = slot.tumble
             # A moving target: the sensor either smears it or gives up on the sample.
-            reading = floor - rng.uniform(self._top_mm(new), self._top_mm(old)) if rng.random() < 0.6 else None
+            reading = floor - rng.uniform(self._top_mm(low), self._top_mm(high)) if rng.random() < 0.6 else None
         # Bouncing dice in the spot, above the top.
         if reading is not None and rng.random() < 0.04 * self._vibration:
             reading = min(reading, top - rng.uniform(10, 120))

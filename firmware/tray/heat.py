@@ -19,7 +19,7 @@ scale with the die size):
 * Readings well above the stack top (more than ``occlude`` dice, so higher
   than one more die would be) are something in the beam. One or two of them
   are a thrown die flying through or bouncing; ``hand_min`` or more among the
-  last ``hand_window`` readings are a hand at the stack. While a hand is
+  last ``hand_window`` samples are a hand at the stack. While a hand is
   about, a lower stack means dice were taken off (``removed``), never a
   fall, and every change waits for ``settle`` clean readings in a row.
 * With no hand about, a reading more than ``depart`` dice below the stack
@@ -169,7 +169,7 @@ class HeatTracker:
         self._prev_h = None  # height of the last reading of the stack itself (not of a hand)
         self._prev_k = None  # its clean level, or None
         self._run = []  # recent clean levels, newest last (None = not clean)
-        self._recent = []  # 1 per recent valid reading that was occluded, else 0
+        self._recent = []  # per recent reading: 1 if something was over the stack, else 0
         self._blind_run = 0  # invalid readings in a row
         self._handled = False  # a hand has been at the stack since it was last steady
         self._blind = False  # the sensor saw nothing for a while since the stack was last steady
@@ -215,6 +215,7 @@ class HeatTracker:
         self.level = k
         self._handled = self._blind = False
         self._run = []
+        self._recent = []  # that hand's work is done
         events.append({"type": "height", "dice": k})
         return events
 
@@ -229,9 +230,13 @@ class HeatTracker:
                 h = None  # farther than the tray floor: a bad reading, not a place a die can be
         if h is None:
             self.rejected += 1
+            self._recent.append(0)
+            del self._recent[:-self.hand_window]
             self._blind_run += 1
             if self._blind_run >= self.blind_min and self.level is not None:
                 self._blind = True
+                if sum(self._recent) >= 2:
+                    self._handled = True  # something was over the stack as the sensor went blind
             return []
         self._blind_run = 0
 
@@ -254,7 +259,8 @@ class HeatTracker:
         self._recent.append(1 if occluded else 0)
         del self._recent[:-self.hand_window]
         if occluded:
-            if sum(self._recent) >= self.hand_min:
+            # After a blind stretch a hand is the likelier thing over the stack: fewer readings do.
+            if sum(self._recent) >= (2 if self._blind else self.hand_min):
                 self._handled = True
             self._run.append(None)
             del self._run[:-self.settle]
