@@ -176,9 +176,18 @@ class SerialTray(Tray):
     # -- commands -----------------------------------------------------------
     def send(self, cmd: str, **fields: Any) -> int:
         """Send one command; returns its id. Raises ConnectionError when the link is down."""
+        command_id = self._new_id()
+        self._send(cmd, command_id, fields)
+        return command_id
+
+    def _new_id(self) -> int:
         with self._write_lock:
             command_id = self._next_id
             self._next_id = 1 if self._next_id >= protocol.MAX_ID else self._next_id + 1
+            return command_id
+
+    def _send(self, cmd: str, command_id: int, fields: dict[str, Any]) -> None:
+        with self._write_lock:
             ser = self._serial
             if ser is None:
                 raise ConnectionError("the tray is not connected")
@@ -186,15 +195,14 @@ class SerialTray(Tray):
                 ser.write(protocol.encode(protocol.command(cmd, command_id, **fields)))
             except (serial.SerialException, OSError) as err:
                 raise ConnectionError(f"cannot write to the tray: {err}") from err
-        return command_id
 
     def request(self, cmd: str, timeout: float = 2.0, **fields: Any) -> dict[str, Any]:
         """Send a command and wait for its ack. Raises TimeoutError, or RuntimeError if refused."""
         reply_type = "hello" if cmd == "hello" else "ack"
-        holder: dict[str, int] = {}
-        waiter = self._wait_for(lambda m: m["type"] == reply_type and m.get("id") == holder.get("id"))
+        command_id = self._new_id()
+        waiter = self._wait_for(lambda m: m["type"] == reply_type and m.get("id") == command_id)
         try:
-            holder["id"] = self.send(cmd, **fields)
+            self._send(cmd, command_id, fields)
             message = self._await(waiter, timeout, f"no answer to {cmd!r} within {timeout:g} s")
         finally:
             self._drop_waiter(waiter)
@@ -356,7 +364,10 @@ class SerialTray(Tray):
 
     def _configure(self, hello: dict[str, Any]) -> None:
         """Bring the tray's settings in line with our configuration (no waiting: acks come back later)."""
-        if hello["budget_ms"] != self.config.timing_budget_ms:
-            self.send("budget", ms=self.config.timing_budget_ms)
-        if hello["settle_ms"] != self.config.settle_ms:
-            self.send("settle", ms=self.config.settle_ms)
+        try:
+            if hello["budget_ms"] != self.config.timing_budget_ms:
+                self.send("budget", ms=self.config.timing_budget_ms)
+            if hello["settle_ms"] != self.config.settle_ms:
+                self.send("settle", ms=self.config.settle_ms)
+        except ConnectionError:
+            pass  # the link failed meanwhile; the next hello will try again
