@@ -11,7 +11,8 @@ loader, passes the geometry to OpenSCAD with ``-D``, and writes into DIR
 - ``conflict_target.svg`` and ``conflict_target.pdf``, the target at true scale;
 - ``parts.json``: every part with how many to print, its size, and the facts
   OpenSCAD reported (number of post pieces, shroud mouth, ...);
-- with ``--png``, a picture of each part in ``enclosure/renders/``.
+- with ``--png``, a picture of each part (and a copy of the target's SVG) in
+  ``enclosure/renders/``.
 
 Each STL is cached by a hash of its inputs (the .scad sources, the values
 passed in and the OpenSCAD version), so an unchanged part is copied, not
@@ -36,6 +37,7 @@ from pathlib import Path
 from hardware.config import Config, ConfigError, GeometryConfig, load_config
 
 from . import target
+from .checks import arm_problems, measure_arm
 from .stl import read_stl
 
 HERE = Path(__file__).resolve().parent
@@ -183,6 +185,7 @@ def build(config: Config, out: Path = DEFAULT_OUT, cache: Path = DEFAULT_CACHE, 
         png_dir.mkdir(parents=True, exist_ok=True)
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             list(pool.map(lambda p: render_png(out / f"{p.name}.stl", png_dir / f"{p.name}.png", p.camera), parts))
+        shutil.copyfile(out / "conflict_target.svg", png_dir / "conflict_target.svg")
     return manifest
 
 
@@ -212,6 +215,12 @@ def main(argv: list[str] | None = None) -> int:
         fits = ("yes" if fits_bed(item["size_mm"]) else "NO") if item["printed"] else "-"
         print(f"{item['name']:<18} {item['count'] if item['printed'] else '-':>5}  {size:<24} {fits}")
     print(f"wrote {len(manifest)} STL files, conflict_target.svg and .pdf to {args.out}")
+    if (args.out / "arm_assembly.stl").exists():
+        view = measure_arm(read_stl(args.out / "arm_assembly.stl"))
+        print(f"sensor arm: lens {view.lens_z:g} mm above the floor, shroud mouth {2 * view.mouth_r:.1f} mm wide at "
+              f"{view.mouth_z:g} mm, sees {view.view_radius_at(0):.1f} mm around the Heat's axis at the floor")
+        for problem in arm_problems(view, config.geometry):
+            print(f"PROBLEM: {problem}", file=sys.stderr)
     return 0
 
 
