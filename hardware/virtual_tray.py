@@ -29,6 +29,7 @@ import argparse
 import errno
 import os
 import select
+import signal
 import sys
 import tempfile
 import threading
@@ -344,6 +345,10 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, ValueError) as err:
         print(f"table-noir tray: {err}", file=sys.stderr)
         return 2
+    def stop(signum, frame):  # a plain kill should still remove the link
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
     tray.start()
     print(f"virtual tray on {tray.device}  (link: {args.link})", flush=True)
     print(f'use it with tray.backend = "serial" and tray.serial_port = "{args.link}"', flush=True)

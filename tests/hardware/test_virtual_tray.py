@@ -137,3 +137,21 @@ def test_table_noir_tray_virtual_prints_a_path_the_serial_tray_can_use(tmp_path)
     finally:
         proc.terminate()
         proc.wait(timeout=5)
+
+
+def test_keys_typed_at_the_virtual_tray_drive_the_table(tmp_path, capsys):
+    from hardware.virtual_tray import _command
+
+    vt = VirtualTray(Config(), seed=1, link=tmp_path / "keys", start_dice=3)
+    vt.plug()
+    try:
+        assert _command(vt, "a\n") and vt.sim.planned_dice == 4
+        assert _command(vt, "r") and vt.sim.planned_dice == 3
+        assert _command(vt, "c 2") and vt.sim.planned_dice == 1
+        assert _command(vt, "c 5")  # more dice than stand: refused, not a crash
+        assert "not possible" in capsys.readouterr().out
+        assert _command(vt, "u") and not vt.plugged
+        assert _command(vt, "p") and vt.plugged and os.readlink(tmp_path / "keys") == vt.device
+        assert _command(vt, "q") is False
+    finally:
+        vt.close()
