@@ -48,6 +48,9 @@ class HellForLeatherSetup(Setup):
                               description="How many stars a contestant's Felony track holds.")
     knock_felony: int = Field(default=1, ge=1, le=3,
                               description="Stars for knocking the table a second time.")
+    felony_dice: Literal["count", "drive"] = Field(
+        default="count", description="How a Felony helps the conflict: its grading dice count like any other "
+        "die (count), or they only grade the crime and the Felony lifts the Drive by its stars (drive).")
 
     @model_validator(mode="after")
     def _check(self) -> "HellForLeatherSetup":
@@ -229,6 +232,7 @@ class GameState(State):
     coop_finale: str = "gauntlet"
     felony_track: int = 6
     knock_felony: int = 1
+    felony_dice: str = "count"
     practice_conflicts: int = 12
     smaller_team: int | None = None
     """The team that started with fewer players (Finale bonus), if any."""

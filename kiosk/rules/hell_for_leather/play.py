@@ -18,7 +18,7 @@ from .actions import (
 from .charts import (
     BOON, CURSE, DRIVE_TRACK, DRIVE_ZERO, FACES, FELONY_CUES, GOAL_PRICE, HEAT_CUES, HEAT_FACES, HUNTER_MARKS,
     INSTINCT_CUES, MERIT, PASS, RESULT_NAMES, RIP, ZONES, best_result, curse_effects, d10_number, drive_name,
-    heat_fall_score, heat_status, landing_result, lowest_curse, read_face, throw_style,
+    drive_dice, heat_fall_score, heat_status, landing_result, lowest_curse, read_face, throw_style,
 )
 from .common import (
     adversaries, alive, alive_members, change_heat, ensure_living_cup, heal, narrator, new_conflict, pass_cup,
@@ -178,28 +178,27 @@ def conflict_prompts(state: GameState) -> list[Prompt]:
     c = state.conflict
     n = c.narrator
     out: list[Prompt] = []
-    thrown = len(c.landings)
-    planned = len(c.plan)
-    if (not c.landings and not c.helpers and c.mode == "play" and state.fluency == 3):
+    if not c.landings and not c.helpers and c.mode == "play" and state.fluency == 3:
         team = state.teams[c.team]
         mates = teammates(state, n)
         if team.vp >= 1 and mates:
             out.append(Prompt(n, "call_help", "Call for Help before the first die: 1 VP per teammate",
                               [Field("allies", "list", choices=mates, min=1, max=min(team.vp, len(mates)),
                                      unique=True, rule="Help costs 1 VP per living teammate")], optional=True))
-    if thrown < planned:
-        who = c.plan[thrown]
-        kind = c.kinds[thrown]
+    planned_done = _planned_done(c)
+    if c.felony_open:
+        out.append(Prompt(n, "land", f"Felony! {n}: throw Felony die {c.felony_grade + 1} of up to 3", [ZONE, FACE]))
+    elif c.risks > sum(1 for l in c.landings if l.kind == "risk"):
+        out.append(Prompt(n, "land", f"{n}: throw the Risk die (never off-hand)", [ZONE, FACE]))
+    elif planned_done < len(c.plan):
+        who = c.plan[planned_done]
+        kind = c.kinds[planned_done]
         if kind == "help":
             text = f"{who}: throw your Help die"
         else:
             style = throw_style(c.position)
-            text = f"{who}: throw die {thrown + 1}" + (f" {style}" if style else "")
+            text = f"{who}: throw die {planned_done + 1}" + (f" {style}" if style else "")
         out.append(Prompt(who, "land", text, [ZONE, FACE]))
-    elif c.felony_open:
-        out.append(Prompt(n, "land", f"Felony! {n}: throw Felony die {c.felony_grade + 1} of up to 3", [ZONE, FACE]))
-    elif c.risks > sum(1 for l in c.landings if l.kind == "risk"):
-        out.append(Prompt(n, "land", f"{n}: throw the Risk die (never off-hand)", [ZONE, FACE]))
     else:
         if _may_risk(state, c):
             out.append(Prompt(n, "risk", "Take a Risk: add a die to the Heat for one more d10"))
@@ -208,6 +207,11 @@ def conflict_prompts(state: GameState) -> list[Prompt]:
         out.append(_correct_prompt(len(c.landings)))
     out += _table_prompts(state, in_conflict=True)
     return out
+
+
+def _planned_done(c) -> int:
+    """How many of the Drive and Help dice have been thrown."""
+    return sum(1 for l in c.landings if l.kind == "drive" or l.kind == "help")
 
 
 def _may_risk(state: GameState, c) -> bool:
@@ -306,13 +310,12 @@ def on_land(state: GameState, action: Land) -> list[Event]:
     c = state.conflict
     if action.caught is not None and not 0 <= action.caught <= 9:
         raise RuleError("a d10 shows 0 to 9", f"caught must be a face from 0 to 9, not {action.caught}")
-    thrown = len(c.landings)
-    if thrown < len(c.plan):
-        kind = c.kinds[thrown]
-    elif c.felony_open:
+    if c.felony_open:
         kind = "felony"
-    else:
+    elif c.risks > sum(1 for l in c.landings if l.kind == "risk"):
         kind = "risk"
+    else:
+        kind = c.kinds[_planned_done(c)]
     face = read_face(action.face, action.caught)
     result = landing_result(action.zone, face)
     from .models import Landing
@@ -347,8 +350,16 @@ def commit_felony(state: GameState) -> list[Event]:
     con = state.contestants[c.narrator]
     stars = min(grade, c.felony_room, state.felony_track - con.felony)
     con.felony += stars
-    return [Event(f"{con.name or c.narrator} commits a {'*' * grade} Felony ({FELONY_CUES[grade]}). Felony rank "
-                  f"now {con.felony}.", kind="felony", data={"player": c.narrator, "grade": grade})]
+    events = [Event(f"{con.name or c.narrator} commits a {'*' * grade} Felony ({FELONY_CUES[grade]}). Felony rank "
+                    f"now {con.felony}.", kind="felony", data={"player": c.narrator, "grade": grade})]
+    if state.felony_dice == "drive":
+        extra = max(0, drive_dice(c.position - grade) - drive_dice(c.position))
+        c.plan += [c.narrator] * extra
+        c.kinds += ["drive"] * extra
+        events.append(Event(f"The Felony lifts {c.narrator}'s Drive {grade} level(s) to "
+                            f"{drive_name(c.position - grade)}: {extra} more d10; the Felony dice only graded the "
+                            "crime.", kind="felony"))
+    return events
 
 
 def on_correct(state: GameState, action: Correct) -> list[Event]:
@@ -428,13 +439,14 @@ def on_count(state: GameState) -> list[Event]:
     c = state.conflict
     if c.mode == "finale":
         return fin.finale_count(state)
-    if not c.landings:
+    if not c.landings or all(l.kind == "felony" for l in c.landings) and state.felony_dice == "drive":
         if c.mode == "gauntlet" or state.fluency == 1:
             return [Event(f"{c.narrator} has no dice to throw: the attempt fails.", kind="result")] + \
                 finish_result(state, CURSE, fail_only=True)
         state.phase = "fail_roll"
         return [Event(f"{c.narrator} has no dice at Drive 0: the attempt fails as a Curse.", kind="result")]
-    results = [l.result for l in c.landings]
+    counted = [l for l in c.landings if l.kind != "felony" or state.felony_dice == "count"]
+    results = [l.result for l in counted]
     best = best_result(results, boons=state.fluency >= 2)
     if state.fluency == 1 and best == CURSE:
         best = PASS
@@ -447,7 +459,7 @@ def on_count(state: GameState) -> list[Event]:
     if best == CURSE:
         if c.mode == "gauntlet":
             return events + finish_result(state, CURSE, fail_only=True)
-        base = lowest_curse(l.face for l in c.landings if l.result == CURSE)
+        base = lowest_curse(l.face for l in counted if l.result == CURSE)
         return events + curse(state, c.narrator, base, f"lowest Curse die {base}")
     return events + finish_result(state, best)
 

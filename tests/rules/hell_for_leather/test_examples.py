@@ -745,3 +745,22 @@ def test_coop_showdown_splits_the_survivors():
     f = s.state.finale
     assert [x.members for x in f.sides] == [["Susan", "Joe"], ["Alex"]]
     assert f.sides[1].bonus == 1
+
+
+def test_felony_dice_option_drive_lifts_drive_0_to_off_hand_for_a_two_star_felony():
+    """The Drive track's example, read literally: the Felony's stars raise the Drive for this conflict."""
+    s = ready(felony_dice="drive")
+    for _ in range(3):
+        pass_turn(s)
+    s.state.contestants["Jason"].drive = 3         # Drive 0: no dice of his own
+    call(s)
+    risk(s)
+    land(s, "inside", 9)                          # the Risk die is a Pass: a Felony
+    land(s, "inside", 7)
+    land(s, "inside", 1)                          # two stars
+    assert s.state.contestants["Jason"].felony == 2
+    assert thrower(s) == "Jason"                   # Drive 0 + 2 levels = Off-Hand: one more die
+    land(s, "outside", 6)
+    count(s)
+    # The grading Merit does not count under this option: Pass (Risk die) beats the Curse.
+    assert s.state.last_result == "Pass"

@@ -18,7 +18,8 @@ def setups(draw):
     mode = draw(st.sampled_from(["team", "coop"]))
     fluency = draw(st.sampled_from([1, 2, 3]))
     setup = {"mode": mode, "fluency": fluency, "goal_target": draw(st.integers(1, 3)),
-             "felony_track": draw(st.integers(2, 8)), "practice_conflicts": draw(st.integers(1, 15))}
+             "felony_track": draw(st.integers(2, 8)), "practice_conflicts": draw(st.integers(1, 15)),
+             "felony_dice": draw(st.sampled_from(["count", "drive"]))}
     if mode == "coop":
         setup["players"] = NAMES[: draw(st.integers(2, 3))]
         setup["coop_finale"] = draw(st.sampled_from(["gauntlet", "showdown"]))
