@@ -6,7 +6,8 @@ message into a hardware event (see ``MESSAGE_EVENTS``). One background
 thread does all the reading. When the cable is pulled or the tray falls
 silent, it emits ``LinkDown``, keeps trying the port every half second, and
 emits ``LinkUp`` again once the tray has said hello: nobody has to restart
-anything.
+anything. A tray that is not there at start-up is reported once as a
+``HardwareFault`` ("no tray yet: ..."), and looked for until it appears.
 
 Lines that break the protocol (garbage, oversized, wrong version, missing or
 out-of-range fields) never raise here: they are counted in ``rejects`` by
@@ -131,6 +132,7 @@ class SerialTray(Tray):
         self._next_id = 1
         self._expected_seq: int | None = None
         self._version_reported = False
+        self._absent_reported = False
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="serial-tray", daemon=True)
         self._thread.start()
@@ -268,10 +270,17 @@ class SerialTray(Tray):
             path = find_tray_port() if self.port == "auto" else self.port
             reason = "no tray found on USB" if path is None else self._session(path)
             self._serial = None
+            if self._stop.is_set():
+                reason = "closed"
             if self._up:
                 self._up = False
                 self.link_downs += 1
+                self._absent_reported = True  # LinkDown has said why; retries stay quiet
                 self.emit(LinkDown(link="serial", reason=reason, t=time.monotonic()))
+            elif not self._absent_reported and not self._stop.is_set():
+                # Never up since start: say once why, then keep trying quietly.
+                self._absent_reported = True
+                self.emit(HardwareFault(source="tray", message=f"no tray yet: {reason}; still trying", t=time.monotonic()))
             self._stop.wait(self.retry_s)
 
     def _session(self, path: str) -> str:
@@ -338,6 +347,7 @@ class SerialTray(Tray):
             self.hello = message
             if not self._up:
                 self._up = True
+                self._absent_reported = False
                 detail = f"{path}: firmware {message['fw']}, protocol v{message['v']}, sensor {message['sensor']}"
                 self.emit(LinkUp(link="serial", detail=detail, t=now))
                 if message["sensor"] != "ok":
