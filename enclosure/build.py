@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,13 +129,15 @@ def render_part(part: Part, values: dict[str, float | int], cache: Path, version
     if stl.exists() and facts_file.exists():
         return stl, json.loads(facts_file.read_text())
     cache.mkdir(parents=True, exist_ok=True)
-    args = ["openscad", "-o", str(stl) + ".tmp.stl", "-D", f'part="{part.name}"']
+    # a name of its own, so two builds sharing the cache never write the same file
+    tmp = cache / f"{part.name}-{key}.{os.getpid()}.{threading.get_ident()}.tmp.stl"
+    args = ["openscad", "-o", str(tmp), "-D", f'part="{part.name}"']
     for name, value in values.items():
         args += ["-D", f"{name}={_scad_value(value)}"]
     result = subprocess.run([*args, str(SCAD / part.source)], capture_output=True, text=True)
     log = result.stdout + result.stderr
-    tmp = Path(str(stl) + ".tmp.stl")
     if result.returncode != 0 or not tmp.exists() or tmp.stat().st_size == 0:
+        tmp.unlink(missing_ok=True)
         problems = [line for line in log.splitlines() if "ERROR" in line or "assert" in line.lower()]
         raise BuildError(f"{part.name}: OpenSCAD failed: " + ("; ".join(problems) or log.strip()[-500:]))
     tmp.replace(stl)
