@@ -144,7 +144,7 @@ def _reveal(state: HollowsState) -> list[Event]:
     else:
         events.append(Event(f"Nobody wins the pot of {pot}.", "payout"))
     if lost:
-        events.append(Event(f"{lost} Color go to the discard pile.", "payout"))
+        events.append(Event(f"{lost} Color {'goes' if lost == 1 else 'go'} to the discard pile.", "payout"))
     sc.closer = winners[0] if len(winners) == 1 else state.investigator
     sc.step = "revelation"
     why = "the winner" if len(winners) == 1 else "no single winner, so Mr. Gray's player"

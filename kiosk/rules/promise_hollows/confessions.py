@@ -36,7 +36,9 @@ def confess(state: HollowsState, a: A.Confess, rng: random.Random) -> list[Event
     if not text or len(text) > TEXT_MAX:
         raise RuleError("a confession names a victim and a wrong", f"a confession is 1 to {TEXT_MAX} characters")
     state.person(a.player).confession = text
-    events = [Event(f"{a.player} hands a folded confession to {state.president}.", "confession"),
+    handed = "keeps a confession card with the others" if a.player == state.president else \
+        f"hands a folded confession to {state.president}"
+    events = [Event(f"{a.player} {handed}.", "confession"),
               Event(f"Your confession: {text}", "confession", to=[a.player])]
     if all(c.confession is not None for c in state.people.values()):
         authors = [p for p in state.players if p != state.investigator]

@@ -121,7 +121,8 @@ def roll_for_names(state: HollowsState, a: A.RollForNames, rng: random.Random) -
     assert state.naming is not None
     state.naming.roll = a.roll
     state.naming.left = a.roll
-    return [Event(f"{a.player} rolls {a.roll}: {a.roll} name{'s' if a.roll > 1 else ''} or details to add.", "town")]
+    what = "one name or detail" if a.roll == 1 else f"{a.roll} names or details"
+    return [Event(f"{a.player} rolls {a.roll}: {what} to add.", "town")]
 
 
 def add_name(state: HollowsState, a: A.AddName, rng: random.Random) -> list[Event]:
@@ -173,8 +174,9 @@ def write_persona(state: HollowsState, a: A.WritePersona, rng: random.Random) ->
         setattr(c, key, value)
     c.name, c.system, c.friend = name, system, a.friend
     where = f"of {system}" if system else "new in town, tied to no System"
-    title = " and President of " + system if c.role == "President" and system else ""
-    return [Event(f"{a.player} plays {name}, {texts['occupation']}, {where}{title}.", "character")]
+    if c.role == "President":
+        where = f"President of {system}"
+    return [Event(f"{a.player} plays {name}, {texts['occupation']}, {where}.", "character")]
 
 
 def roll_for_crime(state: HollowsState, a: A.RollForCrime, rng: random.Random) -> list[Event]:
