@@ -26,7 +26,7 @@ STANDING_DIE_COUNTS = 3  # each die still standing after a partial fall
 
 # The Drive track, healthiest first. A contestant's position on it is how many
 # circles are crossed out.
-DRIVE_TRACK = ["Drive 1", "Off-Hand", "Shotgun", "Drive 0", "R.I.P."]
+DRIVE_LEVELS = ["Drive 1", "Off-Hand", "Shotgun", "Drive 0", "R.I.P."]
 OFF_HAND, SHOTGUN, DRIVE_ZERO, RIP = 1, 2, 3, 4
 
 
@@ -116,7 +116,7 @@ def drive_dice(position: int) -> int:
 def drive_name(position: int) -> str:
     if position < 0:
         return f"Drive {1 - position}"
-    return DRIVE_TRACK[min(position, RIP)]
+    return DRIVE_LEVELS[min(position, RIP)]
 
 
 def throw_style(position: int) -> str:

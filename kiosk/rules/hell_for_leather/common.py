@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..core import Event
-from .charts import DRIVE_TRACK, HEAT_FLOOR, RIP, SHOTGUN, drive_dice, heat_status
+from .charts import DRIVE_LEVELS, HEAT_FLOOR, RIP, SHOTGUN, drive_dice, heat_status
 from .models import Conflict, Contestant, GameState, Team
 
 
@@ -76,11 +76,11 @@ def trauma(state: GameState, player: str, cause: str = "trauma") -> list[Event]:
     if c.extra_circle:
         c.extra_circle = False
         return [Event(f"{c.name or player} takes a Trauma on the spare Contestant 1 circle; Drive stays "
-                      f"{DRIVE_TRACK[c.drive]}. Flashback: a hard moment with their Why? ({c.why}).",
+                      f"{DRIVE_LEVELS[c.drive]}. Flashback: a hard moment with their Why? ({c.why}).",
                       kind="trauma", data={"player": player, "spare": True})]
     c.drive += 1
-    events = [drive_event(c, before, cause, f"{c.name or player} takes a Trauma: {DRIVE_TRACK[before]} -> "
-                          f"{DRIVE_TRACK[c.drive]}. Flashback: a hard moment with their Why? ({c.why}).")]
+    events = [drive_event(c, before, cause, f"{c.name or player} takes a Trauma: {DRIVE_LEVELS[before]} -> "
+                          f"{DRIVE_LEVELS[c.drive]}. Flashback: a hard moment with their Why? ({c.why}).")]
     return events
 
 
@@ -88,8 +88,8 @@ def heal(state: GameState, player: str, cause: str) -> Event:
     c = state.contestants[player]
     before = c.drive
     c.drive = max(0, c.drive - 1)
-    return drive_event(c, before, cause, f"{c.name or player} heals one level: {DRIVE_TRACK[before]} -> "
-                       f"{DRIVE_TRACK[c.drive]}.")
+    return drive_event(c, before, cause, f"{c.name or player} heals one level: {DRIVE_LEVELS[before]} -> "
+                       f"{DRIVE_LEVELS[c.drive]}.")
 
 
 def revive_at_shotgun(state: GameState, player: str) -> Event:

@@ -12,7 +12,7 @@ from .actions import (
     CreateContestant, DeclareSkill, Entrance, Epilogue, Exam, FailRoll, GrantDilemma, HeatFall, Intent, Land,
     OfferDilemma, Reward, Risk, RollGoal, SuddenDeath, TableKnock, TakeCup, WriteGoal,
 )
-from .charts import DRIVE_TRACK, RESULT_NAMES, heat_status
+from .charts import DRIVE_LEVELS, RESULT_NAMES, heat_status
 from .common import narrator
 from .models import GameState, HellForLeatherSetup
 
@@ -128,7 +128,7 @@ class HellForLeather(Engine):
         for p, c in state.contestants.items():
             contestants[p] = {
                 "name": c.name, "team": state.teams[c.team].name, "vocation": c.vocation, "hometown": c.hometown,
-                "hobbies": c.hobbies, "why": c.why, "instinct": c.instinct, "drive": DRIVE_TRACK[c.drive],
+                "hobbies": c.hobbies, "why": c.why, "instinct": c.instinct, "drive": DRIVE_LEVELS[c.drive],
                 "spare_circle": c.extra_circle, "felony_rank": c.felony, "felony_track": state.felony_track,
                 "skills": c.skills, "skills_blocked": c.skills_blocked, "alive": c.alive, "knocks": c.knocks,
             }
@@ -145,7 +145,7 @@ class HellForLeather(Engine):
         if state.conflict is not None:
             c = state.conflict
             data["conflict"] = {
-                "narrator": c.narrator, "drive": DRIVE_TRACK[c.position] if c.position >= 0 else f"Drive {1 - c.position}",
+                "narrator": c.narrator, "drive": DRIVE_LEVELS[c.position] if c.position >= 0 else f"Drive {1 - c.position}",
                 "skill": c.skill, "dilemma": c.dilemma, "helpers": c.helpers, "risks": c.risks,
                 "felony_grade": c.felony_grade, "felony_open": c.felony_open,
                 "dice": [{"thrower": l.thrower, "zone": l.zone, "face": l.face, "die": l.kind,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..core import Event, Field, Prompt, RuleError
 from .actions import Entrance, Epilogue, Intent, Reward, TakeCup
 from .charts import (
-    CURSE, DRIVE_TRACK, DRIVE_ZERO, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP,
+    CURSE, DRIVE_LEVELS, DRIVE_ZERO, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP,
     drive_dice, drive_name,
 )
 from .common import alive, alive_members, change_heat, cup_holder, heal, new_conflict, trauma

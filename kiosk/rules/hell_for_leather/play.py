@@ -16,7 +16,7 @@ from .actions import (
     FailRoll, GrantDilemma, HeatFall, Land, OfferDilemma, Risk, TableKnock,
 )
 from .charts import (
-    BOON, CURSE, DRIVE_TRACK, DRIVE_ZERO, FACES, FELONY_CUES, GOAL_PRICE, HEAT_CUES, HEAT_FACES, HUNTER_MARKS,
+    BOON, CURSE, DRIVE_LEVELS, DRIVE_ZERO, FACES, FELONY_CUES, GOAL_PRICE, HEAT_CUES, HEAT_FACES, HUNTER_MARKS,
     INSTINCT_CUES, MERIT, PASS, RESULT_NAMES, RIP, ZONES, best_result, curse_effects, d10_number, drive_name,
     drive_dice, heat_fall_score, heat_status, landing_result, lowest_curse, read_face, throw_style,
 )

@@ -183,6 +183,8 @@ def _settle_ranks(state: GameState) -> list[Event]:
     state.teams[0].members = [ranking[r - 1] for r in a_ranks]
     state.teams[1].members = [ranking[r - 1] for r in b_ranks]
     _assign(state)
+    sizes = [len(t.members) for t in state.teams]
+    state.smaller_team = None if sizes[0] == sizes[1] else sizes.index(min(sizes))
     for p in ranking[:2]:
         state.contestants[p].extra_circle = True
     state.teams[0].vp = 1
