@@ -764,3 +764,34 @@ def test_felony_dice_option_drive_lifts_drive_0_to_off_hand_for_a_two_star_felon
     count(s)
     # The grading Merit does not count under this option: Pass (Risk die) beats the Curse.
     assert s.state.last_result == "Pass"
+
+
+def test_goals_are_written_last_first_alternating_between_teams():
+    from kiosk.rules import Session
+    from kiosk.rules.hell_for_leather import ENGINE
+    from .table import TEAM_SETUP, bios
+    s = Session(ENGINE, {**TEAM_SETUP, "goal_target": 3})
+    bios(s)
+    order = []
+    for goal in ["Use a hostage to get in", "Assassinate the chief", "Face darkest fear", "Steal a jet",
+                 "Kidnap the twins", "Hijack a catamaran"]:
+        prompt = next(p for p in s.awaiting() if p.action == "write_goal")
+        order.append(s.state.teams[s.state.contestants[prompt.player].team].name)
+        s.apply({"type": "write_goal", "player": prompt.player, "goal": goal})
+    assert order == ["Team A", "Team B"] * 3
+    assert s.state.teams[1].goals == ["Kidnap the twins", "Face darkest fear", "Use a hostage to get in"]
+    assert s.state.teams[0].goals == ["Hijack a catamaran", "Steal a jet", "Assassinate the chief"]
+
+
+def test_finale_risks_example_curse_then_pass_merit_merit_is_5_vp_at_heat_6():
+    s = finale_example_session()
+    s.state.finale.sides[0].heat = 3
+    s.state.contestants["Roger"].drive = 4         # Daniel alone: Off-Hand, one die
+    s.state.finale.leader = 0                      # Daniel's side starts this round
+    s.apply({"type": "take_cup", "player": "Daniel", "target": "Eoin"})
+    land(s, "outside", 5)
+    for face in (7, 3, 1):
+        risk(s)
+        land(s, "inside", face)
+    count(s)
+    assert s.state.finale.sides[0].vp == 5 and s.state.finale.sides[0].heat == 6
