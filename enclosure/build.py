@@ -38,7 +38,7 @@ from pathlib import Path
 from hardware.config import Config, ConfigError, GeometryConfig, load_config
 
 from . import target
-from .checks import arm_problems, measure_arm
+from .checks import HEAT_ZONE_DICE, arm_problems, measure_arm
 from .stl import read_stl
 
 HERE = Path(__file__).resolve().parent
@@ -82,9 +82,12 @@ PARTS = (
 
 
 def defines(config: Config) -> dict[str, float | int]:
-    """The values OpenSCAD receives with -D: the geometry section and the number of pads."""
+    """The values OpenSCAD receives with -D: the geometry section, the number of pads, and the two
+    sizes the Python side also draws (the Heat circle and the target disc), so both always agree."""
     values: dict[str, float | int] = dict(config.geometry.model_dump())
     values["pads"] = len(config.pads.pins) or 1
+    values["heat_zone_dice"] = HEAT_ZONE_DICE
+    values["target_disc_d"] = target.disc_diameter(config.geometry)
     return values
 
 

@@ -22,7 +22,9 @@ from hardware.config import GeometryConfig
 from .stl import Mesh
 
 AXIS_RADIUS = 12.0      # the shroud fits inside this radius (asserted in scad/common.scad)
-HEAT_ZONE_DICE = 3      # the circle the Heat stands in is three dice wide
+# The circle the Heat stands in is three dice wide: printed on the target,
+# passed to OpenSCAD (heat_zone_dice) to size the shroud, checked here.
+HEAT_ZONE_DICE = 3
 HAND_ROOM_DICE = 1      # room to add one more die on the tallest Heat
 
 

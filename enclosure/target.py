@@ -20,11 +20,12 @@ from pathlib import Path
 
 from hardware.config import GeometryConfig
 
+from .checks import HEAT_ZONE_DICE
+
 MM_TO_PT = 72 / 25.4
 A4 = (210.0, 297.0)
 TILE_MARGIN = 8.0      # printers do not print to the edge
 TILE_OVERLAP = 10.0
-HEAT_ZONE_DICE = 3     # the same number as heat_zone_dice in scad/common.scad
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,7 @@ class Text:
 
 
 def disc_diameter(geometry: GeometryConfig) -> float:
-    """The disc that lies in the tray's seat (target_disc_d in scad/common.scad)."""
+    """The disc that lies in the tray's seat; the build passes it to OpenSCAD as target_disc_d."""
     return min(geometry.throw_line_mm + 30, geometry.tray_diameter_mm - 10)
 
 

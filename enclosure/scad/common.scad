@@ -29,6 +29,7 @@ $fs = 1;
 stack_top = max_heat_dice * die_size_mm;           // top of the tallest Heat
 // The Heat stands inside a circle three dice wide, printed on the target. A die
 // lying wholly outside that circle must be outside the sensor's view.
+// (The build passes HEAT_ZONE_DICE from enclosure/checks.py.)
 heat_zone_dice = 3;
 heat_zone_r = heat_zone_dice * die_size_mm / 2;
 // A hand adding one more die to the tallest Heat must not touch the shroud.
@@ -67,7 +68,7 @@ rim_h = max(25, die_size_mm + 8);   // low rim above the floor: stops a rolling 
 floor_t = 6;                        // floor plate
 skirt_h = 10;                       // room under the floor for piezos, board, wires
 target_disc_t = 2;                  // the Conflict Target: a sheet on 2 mm card or a 2 mm print
-target_disc_d = min(throw_line_mm + 30, tray_diameter_mm - 10);
+target_disc_d = min(throw_line_mm + 30, tray_diameter_mm - 10);   // the build passes target.disc_diameter()
 seat_d = target_disc_d + 1;         // recess in the floor top; the disc lies flush
 piezo_d = 28;                       // 27 mm piezo disc plus room
 piezo_ring_r = (target_inner_mm / 2 + tray_r) / 2;

@@ -13,6 +13,7 @@ import pytest
 from enclosure import build as enclosure_build
 from enclosure import target
 from enclosure.build import BED, fits_bed
+from enclosure.checks import HEAT_ZONE_DICE
 
 from .conftest import needs_openscad
 
@@ -100,7 +101,7 @@ def test_the_target_disc_lies_flush_in_its_seat(built, mesh, config):
 
 
 def test_nothing_breaks_the_floor_under_the_heat(built, mesh, config):
-    zone_r = 3 * config.geometry.die_size_mm / 2
+    zone_r = HEAT_ZONE_DICE * config.geometry.die_size_mm / 2
     for name in ("tray_quarter", "tray_quarter_mcu"):
         heights = {round(z, 2) for x, y, z in mesh(name).vertices if math.hypot(x, y) < zone_r}
         assert len(heights) == 2, f"{name} has features under the Heat at heights {sorted(heights)}"
