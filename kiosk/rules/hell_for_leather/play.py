@@ -2,7 +2,7 @@
 
 Also used by the Gauntlet (one team, harsher rules) and, for throwing dice,
 by the Finale. ``conflict_prompts`` and the ``on_*`` handlers deal with dice;
-``count_play`` turns a finished throw into a result and its effects.
+``on_count`` turns a finished throw into a result and its effects.
 """
 
 from __future__ import annotations
@@ -51,8 +51,10 @@ def start_turn(state: GameState) -> list[Event]:
         state.cue = (f"Storm the Gauntlet: {n} throws first, then tells what happened in ten seconds. "
                      f"Heat {team.heat}.")
     else:
+        first = state.conflicts_played < len(state.teams)
+        where = f" First scene: start at your Source, {team.source}." if first else ""
         state.cue = (f"{n} narrates for {team.name}. Set the Threat: a place, something in the background, a "
-                     f"threat. Heat {team.heat} ({status}): {HEAT_CUES[status]}.{hunters}")
+                     f"threat.{where} Heat {team.heat} ({status}): {HEAT_CUES[status]}.{hunters}")
     return [Event(f"{team.name} is the Active Team; {n} narrates. Heat {team.heat} ({status}).", kind="turn",
                   data={"narrator": n, "team": team.name})]
 
