@@ -50,6 +50,7 @@ from ..ports import Tray
 # USB vendor ids of the boards we expect: Adafruit (QT Py RP2040 and friends) and Raspberry Pi (Pico).
 TRAY_VENDOR_IDS = (0x239A, 0x2E8A)
 BAUDRATE = 115200  # ignored by USB CDC and ptys, but a real UART adapter would need it
+EARLY_EVENTS_KEPT = 100  # events kept for the first listener, newest last
 
 
 def _zone(value: str | None) -> Zone | None:
@@ -134,10 +135,29 @@ class SerialTray(Tray):
         self._version_reported = False
         self._absent_reported = False
         self._stop = threading.Event()
+        self._early: list[TrayEvent] | None = []  # events before the first listener
+        self._early_lock = threading.RLock()
         self._thread = threading.Thread(target=self._run, name="serial-tray", daemon=True)
         self._thread.start()
 
     # -- the Tray port ----------------------------------------------------
+    def subscribe(self, listener) -> None:
+        """Add a listener. The first one also receives what happened before it subscribed
+        (the reading thread starts at once, so a LinkUp or a fault may come first)."""
+        with self._early_lock:  # held while catching up, so later events cannot overtake
+            super().subscribe(listener)
+            early, self._early = self._early, None
+            for event in early or ():
+                listener(event)
+
+    def emit(self, event: TrayEvent) -> None:
+        with self._early_lock:
+            if self._early is not None:
+                self._early.append(event)
+                del self._early[:-EARLY_EVENTS_KEPT]
+                return
+        super().emit(event)
+
     @property
     def heat(self) -> int | None:
         return self._heat
