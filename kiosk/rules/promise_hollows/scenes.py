@@ -340,6 +340,8 @@ def buy_color(state: HollowsState, a: A.BuyColor, rng: random.Random) -> list[Ev
         raise RuleError("a Private Die never goes below 1", f"{who}'s Private Die is already at 1")
     if state.box <= 0:
         raise RuleError("Color comes from the box", "the box is empty")
+    if state.phase != "story" or (state.scene and state.scene.step not in ("entrance", "elaboration")):
+        raise RuleError("Color is bought between bets", "not during a challenge, a revelation or a Face-Off")
     gain = min(state.options.color_per_pip, state.box)
     c.die -= 1
     c.color += gain

@@ -31,7 +31,7 @@ TWO_PLAYER_CARD = {
 THREE_PLAYER_CARD = {
     # three of a kind: everyone loses
     "Black Black Black": (0, 0, 0), "White White White": (0, 0, 0), "Gray Gray Gray": (0, 0, 0),
-    # odd man out with Black or White wins half
+    # a lone Black or White against a pair of the other extreme takes half
     "Black Black White": (0, 0, 6), "White White Black": (0, 0, 6),
     "Black White Black": (0, 6, 0), "White Black White": (0, 6, 0),
     "White Black Black": (6, 0, 0), "Black White White": (6, 0, 0),
