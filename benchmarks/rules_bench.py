@@ -49,6 +49,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="also print the 15 costliest functions")
     args = parser.parse_args(argv)
     setup = json.loads(args.setup)
+    try:
+        engine_for(args.game)
+    except ImportError as err:
+        print(f"rules_bench: the {args.game} engine cannot be loaded yet ({err})", file=sys.stderr)
+        return 2
     if args.profile:
         profiler = cProfile.Profile()
         profiler.enable()
