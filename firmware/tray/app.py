@@ -104,10 +104,14 @@ class TrayApp:
         self.sensor = "ok"
         self.started_ms = 0
         self._next_heartbeat_ms = 0
-        self.impact = ImpactDetector(
-            self.settings["impact_threshold"], self.settings["quiet_level"], self.settings["settle_ms"]
-        )
         self._settings_problem = None
+        try:
+            self.impact = ImpactDetector(
+                self.settings["impact_threshold"], self.settings["quiet_level"], self.settings["settle_ms"]
+            )
+        except ValueError as err:
+            self._settings_problem = "piezo levels ignored: %s" % err
+            self.impact = ImpactDetector(DEFAULTS["impact_threshold"], DEFAULTS["quiet_level"], self.settings["settle_ms"])
         try:
             self.calibration = Calibration(self.settings["empty_mm"], self.settings["die_mm"])
         except ValueError as err:  # a bad settings.toml must not stop the tray: fall back, and say so

@@ -301,6 +301,12 @@ def test_no_heat_events_while_calibrating_and_cancel_returns_to_work():
     assert link.of("height")[-1]["dice"] == 4
 
 
+def test_impossible_piezo_levels_in_settings_fall_back_and_say_so():
+    app, link = make({"impact_threshold": 0.05, "quiet_level": 0.2})
+    assert link.of("error")[0]["code"] == "bad_settings" and "piezo" in link.of("error")[0]["detail"]
+    assert app.impact.threshold == 0.25
+
+
 def test_a_bad_calibration_in_settings_falls_back_and_says_so():
     app, link = make({"empty_mm": 5000, "die_mm": 16.0, "calibrated": True})
     hello = link.of("hello")[0]
