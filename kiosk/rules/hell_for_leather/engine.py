@@ -12,7 +12,7 @@ from .actions import (
     CreateContestant, DeclareSkill, Entrance, Epilogue, Exam, FailRoll, GrantDilemma, HeatFall, Intent, Land,
     OfferDilemma, Reward, Risk, RollGoal, SuddenDeath, TableKnock, TakeCup, WriteGoal,
 )
-from .charts import DRIVE_LEVELS, RESULT_NAMES, heat_status
+from .charts import DRIVE_LEVELS, RESULT_NAMES, RIP, heat_status
 from .common import narrator
 from .models import GameState, HellForLeatherSetup
 
@@ -50,6 +50,12 @@ class HellForLeather(Engine):
     def apply(self, state: GameState, action, rng: random.Random) -> list[Event]:
         if state.phase == "over":
             raise RuleError("the end of the game", "the game is over")
+        who = action.player
+        if who is not None:
+            if who not in state.contestants:
+                raise RuleError("only players at this table act", f"nobody called {who!r} is playing")
+            if state.contestants[who].drive >= RIP:
+                raise RuleError("nobody acts after R.I.P.", f"{who}'s contestant is dead")
         if isinstance(action, SETUP_ACTIONS):
             return setup_phase.apply(state, action, rng)
         if isinstance(action, FINALE_ACTIONS):

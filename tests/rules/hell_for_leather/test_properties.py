@@ -71,7 +71,7 @@ class Watcher:
         self.drive, self.felony = drive, felony
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setup=setups(), seed=st.integers(0, 2**16))
 def test_random_complete_games_keep_every_invariant(setup, seed):
     session = play_checked(ENGINE, {**setup, "seed": seed}, seed, Watcher())

@@ -154,3 +154,13 @@ def test_replay_stops_at_a_truncated_line_with_its_number(tmp_path, capsys):
     wrong.write_text("\n".join(lines + [json.dumps({"type": "land", "player": "Daniel", "zone": "in", "face": 3})]))
     assert replay_main([str(wrong)]) == 1
     assert f"line {len(lines) + 1}:" in capsys.readouterr().err
+
+
+def test_the_dead_and_strangers_cannot_act_even_where_the_table_may_answer():
+    s = ready(mode="coop", players=["Susan", "Alex"])
+    s.state.contestants["Alex"].drive = 4          # Alex's contestant is dead: the table answers for the Adversary
+    assert [p.player for p in s.awaiting() if p.action == "call_conflict"] == [None]
+    with pytest.raises(RuleError, match="nobody acts after R.I.P."):
+        s.apply({"type": "call_conflict", "player": "Alex"})
+    with pytest.raises(RuleError, match="only players at this table act"):
+        s.apply({"type": "call_conflict", "player": "Zed"})
