@@ -408,3 +408,29 @@ def _port(device, vid, interface=None):
 def test_the_trays_data_port_is_found_by_its_usb_ids(monkeypatch, ports, expected):
     monkeypatch.setattr(serial_backend.list_ports, "comports", lambda: ports)
     assert find_tray_port() == expected
+
+
+def test_auto_finds_the_tray_on_usb_and_finds_it_again_under_a_new_name(monkeypatch):
+    first = ScriptedTray()
+    plugged = [first]
+    monkeypatch.setattr(
+        serial_backend.list_ports, "comports",
+        lambda: [_port(t.device, 0x239A, "CircuitPython CDC2 data") for t in plugged],
+    )
+    port = SerialTray(TrayConfig(serial_port="auto"), retry_s=0.05)
+    events = Events(port)
+    try:
+        first.answer_hello()
+        assert first.device in events.wait_for(LinkUp).detail
+        plugged.clear()
+        first.close()
+        events.wait_for(LinkDown)
+        second = ScriptedTray()  # the board comes back as another device
+        plugged.append(second)
+        try:
+            second.answer_hello()
+            assert second.device in events.wait_for(LinkUp, count=2).detail
+        finally:
+            second.close()
+    finally:
+        port.close()
