@@ -33,8 +33,11 @@ stack_top = max_heat_dice * die_size_mm;           // top of the tallest Heat
 heat_zone_dice = 3;
 heat_zone_r = heat_zone_dice * die_size_mm / 2;
 // A hand adding one more die to the tallest Heat must not touch the shroud.
+// The shroud reaches down to there, but no longer than max_shroud, so the
+// boom still prints on a common bed when the sensor is mounted high.
 hand_gap = 4;
-shroud_mouth_z = stack_top + die_size_mm + hand_gap;
+max_shroud = 120;
+shroud_mouth_z = max(stack_top + die_size_mm + hand_gap, sensor_height_mm - max_shroud);
 shroud_len = sensor_height_mm - shroud_mouth_z;
 // Bore right under the sensor chip (the 4.4 x 2.4 mm VL53L0X package fits in it).
 bore_r = 3;
@@ -55,7 +58,9 @@ assert(sensor_height_mm - stack_top >= sensor_min_range_mm + die_size_mm,
 assert(sensor_height_mm <= 0.8 * sensor_max_range_mm,
        str("sensor_height_mm ", sensor_height_mm, " is too far for a steady empty-tray reading"));
 assert(mouth_r >= 1,
-       str("the shroud mouth would be ", 2 * mouth_r, " mm wide: mount the sensor higher so the shroud can be longer"));
+       str("the shroud's mouth would be only ", 2 * mouth_r, " mm wide, too little light to range: ",
+           shroud_len < max_shroud ? "mount the sensor higher so the shroud can be longer"
+                                   : "mount the sensor lower", ", or widen the Heat circle"));
 assert(mouth_r + shroud_wall <= 12, "the shroud mouth is wider than the sensor head allows");
 assert(throw_line_mm < tray_diameter_mm && target_inner_mm < throw_line_mm,
        "the target ring must sit inside the throwing line, inside the tray");
