@@ -128,3 +128,24 @@ def test_nothing_of_the_arm_hangs_over_the_tray_below_the_shroud(config, mesh):
     low_and_inside = [(x, y, z) for x, y, z in arm.vertices
                       if math.hypot(x, y) < g.tray_diameter_mm / 2 and z < view.mouth_z - 0.01]
     assert low_and_inside == []
+
+
+@needs_openscad
+def test_a_high_sensor_still_gives_a_printable_boom_that_passes_the_checks(config, tmp_path):
+    g = parse_config({"geometry": {"sensor_height_mm": 700.0}}).geometry
+    high = config.model_copy(update={"geometry": g})
+    wanted = tuple(p for p in enclosure_build.PARTS if p.name in ("arm_assembly", "arm_boom"))
+    parts = {p["name"]: p for p in enclosure_build.build(high, out=tmp_path, parts=wanted)}
+    assert enclosure_build.fits_bed(parts["arm_boom"]["size_mm"])
+    view = measure_arm(read_stl(tmp_path / "arm_assembly.stl"))
+    assert view.lens_z == pytest.approx(700.0, abs=0.5)
+    assert arm_problems(view, g) == []
+
+
+@needs_openscad
+def test_a_sensor_too_high_for_the_shroud_is_refused_with_advice(config, tmp_path):
+    g = parse_config({"geometry": {"sensor_height_mm": 900.0}}).geometry   # the software accepts it
+    arm = next(p for p in enclosure_build.PARTS if p.name == "arm_assembly")
+    with pytest.raises(enclosure_build.BuildError) as err:
+        enclosure_build.build(config.model_copy(update={"geometry": g}), out=tmp_path, parts=(arm,))
+    assert "mount the sensor lower" in str(err.value)
