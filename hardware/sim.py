@@ -44,6 +44,7 @@ bounces; falling Heat dice add their own knocks.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import threading
@@ -87,8 +88,8 @@ class Truth:
 
     ``sample`` is the index of the first sample on which it shows: for a
     change of the stack, the first sample whose reading is no longer the old
-    top (for a collapse) or the first one after the hand has left (for an
-    added or removed die). ``kind`` is one of "added", "removed", "collapse",
+    top (for a collapse; the new top shows ``tumble`` samples later) or the
+    first one after the hand has left (for an added or removed die). ``kind`` is one of "added", "removed", "collapse",
     "landed" (a thrown d10 came to rest).
     """
 
@@ -101,6 +102,7 @@ class Truth:
     zone: Optional[Zone] = None
     face: Optional[int] = None
     hit_heat: bool = False
+    tumble: int = 0  # for a collapse: samples of falling dice before the new top shows
 
 
 @dataclass
@@ -263,7 +265,7 @@ class TableSimulator:
             self._slot(at + j).tumble = (dice - (j + 1) * span, dice - j * span)
         slot = self._slot(at + tumble)
         slot.set_stack = new
-        self._slot(at).truth.append(Truth("collapse", 0, 0.0, new, fell=fell, standing=new))
+        self._slot(at).truth.append(Truth("collapse", 0, 0.0, new, fell=fell, standing=new, tumble=tumble))
         for j in range(min(fell, 4)):  # Heat dice hitting the tray
             self._slot(at + 1 + j + rng.randint(0, 2)).knock = rng.uniform(0.1, 0.5)
         self._slot(at + tumble).vibrate = max(self._slot(at + tumble).vibrate, 0.7)
@@ -340,8 +342,7 @@ class TableSimulator:
 
 
 def _stamped(record: Truth, index: int, t: float) -> Truth:
-    return Truth(record.kind, index, round(t, 6), record.dice, record.fell, record.standing, record.zone,
-                 record.face, record.hit_heat)
+    return dataclasses.replace(record, sample=index, t=round(t, 6))
 
 
 class SimTray(Tray):

@@ -22,11 +22,17 @@ scale with the die size):
   last ``hand_window`` samples are a hand at the stack. While a hand is
   about, a lower stack means dice were taken off (``removed``), never a
   fall, and every change waits for ``settle`` clean readings in a row.
-* With no hand about, a reading more than ``depart`` dice below the stack
-  top followed by a reading clean at a lower level k is a collapse down to
-  k. Two readings are the least that tells a fall from a single spike, so a
-  fall is reported on the second reading that shows it. A first reading
-  caught mid-fall (tumbling dice) does not set the count: the second does.
+* With no hand about, two readings of the stack in a row clean at the same
+  lower level k are a collapse down to k. Two is the least that tells a fall
+  from a spike, and the count waits for the dice to be down: a reading of
+  dice caught mid-fall is not clean at the same level twice. A fallen die
+  bouncing through the beam just after a fall (a reading well above the one
+  before) is skipped rather than let it break the pair. The one shortcut: a
+  reading below the top followed by one clean at the floor is a total fall
+  at once, as nothing can be lower.
+* After a blind stretch (``blind_min`` invalid readings in a row) the quick
+  rule is off: a change must settle, and a lower stack is a fall unless a
+  hand was seen (even two readings of one will do, around the blind spell).
 * A taller stack is believed only after ``settle`` clean readings (a Risk
   die is placed by hand, so there is no hurry).
 * Dropouts and out-of-range codes (``None``, or any distance outside the
@@ -146,6 +152,7 @@ class HeatTracker:
         hand_min=4,
         hand_window=10,
         blind_min=4,
+        fall_window=3,
         settle=3,
         min_mm=MIN_VALID_MM,
         max_mm=MAX_VALID_MM,
@@ -157,6 +164,7 @@ class HeatTracker:
         self.hand_min = hand_min
         self.hand_window = hand_window
         self.blind_min = blind_min
+        self.fall_window = fall_window
         self.settle = settle
         self.min_mm = min_mm
         self.max_mm = max_mm
@@ -168,6 +176,7 @@ class HeatTracker:
     def _reset_state(self):
         self._prev_h = None  # height of the last reading of the stack itself (not of a hand)
         self._prev_k = None  # its clean level, or None
+        self._prev_at = 0  # and when it came (in samples)
         self._run = []  # recent clean levels, newest last (None = not clean)
         self._recent = []  # per recent reading: 1 if something was over the stack, else 0
         self._blind_run = 0  # invalid readings in a row
@@ -268,12 +277,25 @@ class HeatTracker:
 
         prev_h, prev_k = self._prev_h, self._prev_k
         k = self._clean_level(h)
-        self._prev_h, self._prev_k = h, k
+        if (
+            prev_h is not None
+            and prev_h < level - self.depart
+            and self.samples - self._prev_at <= self.fall_window
+            and h > prev_h + self.occlude
+        ):
+            # The last reading was below the top (a fall under way?): this one, well above it, is
+            # most likely a fallen die bouncing through the beam. Skip it rather than let it
+            # break the count.
+            self._run.append(None)
+            del self._run[:-self.settle]
+            return []
+        self._prev_h, self._prev_k, self._prev_at = h, k, self.samples
         self._run.append(k)
         del self._run[:-self.settle]
 
         # A fall, seen by nobody's hand: two stack readings in a row clean at the same lower
-        # level, or (for a total fall, there being nothing lower) one below the top then the floor.
+        # level, or, for a total fall (there being nothing lower), one reading below the top
+        # and then one clean at the floor.
         if not self._handled and not self._blind and k is not None and k < level:
             if prev_k == k or (k == 0 and prev_h is not None and prev_h < level - self.depart):
                 return self._change(k, "collapse")
