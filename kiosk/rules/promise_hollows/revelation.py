@@ -36,11 +36,15 @@ def prompts(state: HollowsState) -> list[Prompt]:
     if sc.step == "revelation" and sc.closer:
         out = []
         choices = targets(state)
+        purse = state.people[sc.closer].color
+        affordable = [p for p in choices if state.people[p].die <= purse]
         if choices:
+            # offer the secrets the closer can pay for; if none, show them all so a try explains the price
             out.append(Prompt(sc.closer, "buy_revelation",
                               f"{sc.closer}, buy a secret from someone in the encounter (price: their Private Die)",
-                              [Field("target", "choice", choices=choices,
-                                     rule="a revelation targets someone in the encounter")]))
+                              [Field("target", "choice", choices=affordable or choices,
+                                     rule="a revelation targets someone in the encounter and costs their Private Die "
+                                          "in Color")]))
         out.append(Prompt(sc.closer, "skip_revelation", f"{sc.closer}, close the scene without a revelation"))
         return out
     if sc.step == "reveal" and sc.revealing:

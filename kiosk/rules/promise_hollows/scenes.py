@@ -112,11 +112,11 @@ def _entrance_prompts(state: HollowsState, sc: Scene) -> list[Prompt]:
     if who is None:
         return []
     ways = ["character", "setting"] if state.people[who].active else ["setting"]
-    return [
-        Prompt(who, "ante", f"{who}, ante one Color to join the scene (your character, or setting only)",
-               [Field("how", "choice", choices=ways, rule="Systems players add setting only")]),
-        Prompt(who, "stay_out", f"{who}, or stay out of this scene"),
-    ] + _buy_prompt(state, who)
+    ante = [Prompt(who, "ante", f"{who}, ante one Color to join the scene (your character, or setting only)",
+                   [Field("how", "choice", choices=ways, rule="Systems players add setting only")])]
+    if state.people[who].color < 1:
+        ante = []  # nothing to ante with: stay out, or buy Color first
+    return ante + [Prompt(who, "stay_out", f"{who}, stay out of this scene")] + _buy_prompt(state, who)
 
 
 def _elaboration_prompts(state: HollowsState, sc: Scene) -> list[Prompt]:

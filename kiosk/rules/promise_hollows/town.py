@@ -129,7 +129,9 @@ def add_name(state: HollowsState, a: A.AddName, rng: random.Random) -> list[Even
     name = _clean(a.name, "a name", NAME_MAX)
     if name.lower() in {n.lower() for n in state.all_names()} or name.lower() == INVESTIGATOR_NAME.lower():
         raise RuleError("a name must be new to the town", f"{name} is already taken")
-    system = next(s for s in state.systems if s.name == a.system)
+    system = next((s for s in state.systems if s.name == a.system), None)
+    if system is None:
+        raise RuleError("names go on a System card", f"there is no System called {a.system}")
     system.names.append(name)
     return [Event(f"{a.player} writes {name} on the {system.name} card.", "town")] + _used_one(state)
 
@@ -166,8 +168,9 @@ def write_persona(state: HollowsState, a: A.WritePersona, rng: random.Random) ->
             raise RuleError("the Investigator is Mr. Gray", "the Investigator's character is always Mr. Gray")
         name, system = INVESTIGATOR_NAME, None
     else:
-        if a.name is None:
-            raise RuleError("each character takes a different name", "choose a name from a System card")
+        taken = {x.name for x in state.people.values()}
+        if a.name is None or a.name not in state.all_names() or a.name in taken:
+            raise RuleError("each character takes a different name", "choose a free name from a System card")
         system = next(s.name for s in state.systems if a.name in s.names)
         name = a.name
     for key, value in texts.items():
