@@ -30,7 +30,10 @@ def reach_objective(state: GameState, team_index: int) -> list[Event]:
     sides = []
     for i, t in enumerate(state.teams):
         bonus = 1 if state.smaller_team == i else 0
-        sides.append(FinaleSide(members=alive_members(state, t), heat=t.heat, bonus=bonus))
+        members = alive_members(state, t)
+        holder = cup_holder(t)
+        cup = members.index(holder) if holder in members else 0
+        sides.append(FinaleSide(members=members, heat=t.heat, bonus=bonus, cup=cup))
     state.finale = Finale(sides=sides, leader=team_index, rewards_left=rewards, active=team_index)
     events.append(Event(f"Unspent VP are thrown away and the Hunters are called off. {team.name} earns {rewards} "
                         f"reward(s) ({state.goal_target} - {loser.goals_done}).", kind="finale"))

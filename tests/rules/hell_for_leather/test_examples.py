@@ -795,3 +795,36 @@ def test_finale_risks_example_curse_then_pass_merit_merit_is_5_vp_at_heat_6():
         land(s, "inside", face)
     count(s)
     assert s.state.finale.sides[0].vp == 5 and s.state.finale.sides[0].heat == 6
+
+
+def test_level_2_has_curses_and_felonies_but_no_vp_and_ends_after_its_practice_conflicts():
+    s = ready(fluency=2, practice_conflicts=3)
+    call(s)
+    land(s, "outside", 5)
+    count(s)
+    assert team(s, "Daniel").heat == 3 and team(s, "Daniel").vp == 0      # Gain Heat, no VP at level 2
+    call(s)
+    land(s, "inside", 6)
+    risk(s)
+    land(s, "inside", 6)
+    assert s.state.conflict.felony_open                                  # Felonies exist at level 2
+    land(s, "inside", 2)
+    count(s)
+    assert team(s, "Eoin").vp == 0 and s.state.contestants["Eoin"].felony == 1
+    assert not any(p.action in ("offer_dilemma", "ask_dilemma") for p in s.awaiting())
+    merit_turn(s)
+    assert s.outcome == "Practice session over after 3 conflicts."
+
+
+def test_a_boon_cues_a_happy_flashback_with_the_why_and_a_hobby_and_lowers_the_heat():
+    s = ready()
+    team(s, "Daniel").vp = 1
+    team(s, "Daniel").heat = 4
+    call(s)
+    s.apply({"type": "call_help", "player": "Daniel", "allies": ["Roger"]})
+    land(s, "inside", 1)
+    land(s, "inside", 5)
+    count(s)
+    assert s.state.last_result == "Boon" and team(s, "Daniel").heat == 3
+    story = " ".join(s.recap()[-4:])
+    assert "flashback" in story and "Brother in Belmarsh" in story and "Hip Hop" in story
