@@ -12,7 +12,7 @@ from .actions import (
     CreateContestant, DeclareSkill, Entrance, Epilogue, Exam, FailRoll, GrantDilemma, HeatFall, Intent, Land,
     OfferDilemma, Reward, Risk, RollGoal, SuddenDeath, TableKnock, TakeCup, WriteGoal,
 )
-from .charts import DRIVE_LEVELS, RESULT_NAMES, RIP, heat_status
+from .charts import DRIVE_LEVELS, RESULT_NAMES, RIP, drive_name, heat_status
 from .common import narrator
 from .models import GameState, HellForLeatherSetup
 
@@ -151,7 +151,7 @@ class HellForLeather(Engine):
         if state.conflict is not None:
             c = state.conflict
             data["conflict"] = {
-                "narrator": c.narrator, "drive": DRIVE_LEVELS[c.position] if c.position >= 0 else f"Drive {1 - c.position}",
+                "narrator": c.narrator, "drive": drive_name(c.position),
                 "skill": c.skill, "dilemma": c.dilemma, "helpers": c.helpers, "risks": c.risks,
                 "felony_grade": c.felony_grade, "felony_open": c.felony_open,
                 "dice": [{"thrower": l.thrower, "zone": l.zone, "face": l.face, "die": l.kind,

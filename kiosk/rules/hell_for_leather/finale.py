@@ -4,11 +4,8 @@ from __future__ import annotations
 
 from ..core import Event, Field, Prompt, RuleError
 from .actions import Entrance, Epilogue, Intent, Reward, TakeCup
-from .charts import (
-    CURSE, DRIVE_LEVELS, DRIVE_ZERO, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP,
-    drive_dice, drive_name,
-)
-from .common import alive, alive_members, change_heat, cup_holder, heal, new_conflict, trauma
+from .charts import CURSE, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP, drive_dice, drive_name
+from .common import alive, alive_members, cup_holder, heal, new_conflict, trauma
 from .models import Finale, FinaleSide, GameState, Gauntlet
 
 FINALE_VP = {CURSE: 0, PASS: 1, MERIT: 2}

@@ -12,11 +12,11 @@ import random
 from ..core import Event, Field, Prompt, RuleError
 from . import finale as fin
 from .actions import (
-    AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, Count, DeclareSkill,
+    AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, DeclareSkill,
     FailRoll, GrantDilemma, HeatFall, Land, OfferDilemma, Risk, TableKnock,
 )
 from .charts import (
-    BOON, CURSE, DRIVE_LEVELS, DRIVE_ZERO, FACES, FELONY_CUES, GOAL_PRICE, HEAT_CUES, HEAT_FACES, HUNTER_MARKS,
+    BOON, CURSE, DRIVE_ZERO, FELONY_CUES, GOAL_PRICE, HEAT_CUES, HEAT_FACES, HUNTER_MARKS,
     INSTINCT_CUES, MERIT, PASS, RESULT_NAMES, RIP, ZONES, best_result, curse_effects, d10_number, drive_name,
     drive_dice, heat_fall_score, heat_status, landing_result, lowest_curse, read_face, throw_style,
 )

@@ -6,7 +6,7 @@ import random
 
 from ..core import Event, Field, Prompt, RuleError
 from .actions import CreateContestant, Exam, RollGoal, SuddenDeath, WriteGoal
-from .charts import EXAM_TEAMS, FACES, GOAL_CHART, INSTINCTS, RESULT_NAMES, ZONES, landing_result
+from .charts import EXAM_TEAMS, GOAL_CHART, INSTINCTS, RESULT_NAMES, ZONES, landing_result
 from .common import alive_members, ensure_living_cup
 from .models import Contestant, GameState, HellForLeatherSetup, Team
 
@@ -34,7 +34,8 @@ def start(setup: HellForLeatherSetup) -> GameState:
         setup_mode=setup.mode, fluency=setup.fluency, goal_target=setup.goal_target, objective=setup.objective,
         phase="exam" if setup.exams else "bios", contestants=contestants, seats=list(players), teams=teams,
         dying=setup.dying, wipeout=setup.wipeout, coop_finale=setup.coop_finale, felony_track=setup.felony_track,
-        knock_felony=setup.knock_felony, felony_dice=setup.felony_dice, practice_conflicts=setup.practice_conflicts, smaller_team=smaller,
+        knock_felony=setup.knock_felony, felony_dice=setup.felony_dice,
+        practice_conflicts=setup.practice_conflicts, smaller_team=smaller,
     )
     _assign(state)
     if setup.exams:

@@ -71,7 +71,8 @@ def script() -> list[dict]:
     #    at once, off-handed, both Curses. The Risk die is a Pass: a Felony, graded two stars.
     steps += [{"type": "offer_dilemma", "player": "Roger"},
               {"type": "answer_dilemma", "player": "Jason", "answer": "accept"},
-              land("Jason", "outside", 3), land("Jason", "touching", 8), risk("Jason"), land("Jason", "inside", 9), land("Jason", "inside", 8), land("Jason", "inside", 4),
+              land("Jason", "outside", 3), land("Jason", "touching", 8), risk("Jason"), land("Jason", "inside", 9),
+              land("Jason", "inside", 8), land("Jason", "inside", 4),
               count("Jason")]
     # 5. Daniel: a Merit.
     steps += conflict("Jason", ("Daniel", "inside", 1)) + [count("Daniel")]

@@ -67,7 +67,8 @@ def test_buying_a_goal_with_4_vp():
 def test_heat_faces_must_fit_the_heat():
     s = ready()
     call(s)
-    refused(s, {"type": "heat_fall", "player": None, "faces": [1, 2, 3], "thrower": "Daniel"}, "the Heat is 2 dice high")
+    three = {"type": "heat_fall", "player": None, "faces": [1, 2, 3], "thrower": "Daniel"}
+    refused(s, three, "the Heat is 2 dice high")
     refused(s, {"type": "heat_fall", "player": None, "faces": [7], "thrower": "Daniel"}, "the Heat is 2 dice high")
     refused(s, {"type": "heat_fall", "player": None, "faces": [1], "thrower": "Eoin"}, "only someone throwing")
 
