@@ -470,6 +470,9 @@ def _narration(state: GameState, result: int) -> str:
     c = state.conflict
     n = c.narrator
     con = state.contestants[n]
+    if c.mode == "gauntlet":
+        return f"{n} says what happened, ten seconds at most: {RESULT_NAMES[result].lower()}" + \
+            (" (a failure)." if result == CURSE else ".")
     if c.risks and c.mode == "play":
         if c.felony_grade:
             return f"The Adversary narrates: a {'*' * c.felony_grade} Felony ({FELONY_CUES[c.felony_grade]}) " \
