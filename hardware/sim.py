@@ -348,8 +348,9 @@ def _stamped(record: Truth, index: int, t: float) -> Truth:
 class SimTray(Tray):
     """A Tray port on the simulated table, running the firmware's own Heat tracker.
 
-    ``realtime=True`` runs a background thread at the sensor's pace; with
-    ``realtime=False`` nothing moves until ``step(n)``. The sim panel calls
+    ``realtime=True`` runs a background thread at the sensor's pace, from the
+    moment the first listener subscribes (so it hears the LinkUp and the
+    first height); with ``realtime=False`` nothing moves until ``step(n)``. The sim panel calls
     ``add_die``, ``remove_die``, ``throw`` and ``topple``. A landing's zone and
     face are reported on ThrowSettled only when the caller chose them (the
     sim panel stands in for a build that can tell).
@@ -374,7 +375,11 @@ class SimTray(Tray):
         self._thread: threading.Thread | None = None
         self.realtime = realtime
         self._started = False
-        if realtime:
+
+    def subscribe(self, listener) -> None:
+        """Add a listener. In real time, the first one starts the table, so it hears everything."""
+        super().subscribe(listener)
+        if self.realtime and self._thread is None and not self._stop.is_set():
             self._thread = threading.Thread(target=self._run, name="sim-tray", daemon=True)
             self._thread.start()
 
