@@ -20,7 +20,7 @@ from kiosk.rules.core import Event, Field, Prompt, RuleError
 from . import actions as A
 from . import payoffs
 from .model import CARDS, Challenge, HollowsState
-from .scenes import _scene, characters_in_scene
+from .scenes import current_scene, characters_in_scene
 
 
 def parties(ch: Challenge) -> list[str]:
@@ -61,7 +61,7 @@ def _third_man_candidates(state: HollowsState, ch: Challenge) -> list[str]:
 
 
 def challenge(state: HollowsState, a: A.Challenge, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     who = a.player or ""
     if sc.step not in ("entrance", "elaboration"):
         raise RuleError("challenges happen in Entrance or Elaboration", "this scene is past its betting")
@@ -122,7 +122,7 @@ def tell_third_man(state: HollowsState, a: A.TellThirdMan, rng: random.Random) -
 
 
 def _reveal(state: HollowsState) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     ch = _challenge(state)
     order = parties(ch)
     cards = [ch.cards[p] for p in order]
@@ -153,7 +153,7 @@ def _reveal(state: HollowsState) -> list[Event]:
 
 
 def _challenge(state: HollowsState) -> Challenge:
-    sc = _scene(state)
+    sc = current_scene(state)
     if sc.step != "challenge" or sc.challenge is None:
         raise RuleError("cards are played in a challenge", "no challenge is waiting for cards")
     return sc.challenge

@@ -15,7 +15,7 @@ from kiosk.rules.core import Event, Field, Prompt, RuleError
 from . import actions as A
 from .challenges import parties
 from .model import PARTS, HollowsState
-from .scenes import _scene, end_scene, expose
+from .scenes import current_scene, end_scene, expose
 
 
 def hidden_parts(state: HollowsState, player: str) -> list[str]:
@@ -23,7 +23,7 @@ def hidden_parts(state: HollowsState, player: str) -> list[str]:
 
 
 def targets(state: HollowsState) -> list[str]:
-    sc = _scene(state)
+    sc = current_scene(state)
     assert sc.challenge is not None
     return [p for p in parties(sc.challenge)
             if p != sc.closer and state.people[p].active and hidden_parts(state, p)]
@@ -56,7 +56,7 @@ def prompts(state: HollowsState) -> list[Prompt]:
 
 
 def buy_revelation(state: HollowsState, a: A.BuyRevelation, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     if sc.step != "revelation" or a.player != sc.closer:
         raise RuleError("the scene-closer buys the revelation", f"{a.player} is not closing this scene")
     if a.target not in targets(state):
@@ -81,12 +81,12 @@ def buy_revelation(state: HollowsState, a: A.BuyRevelation, rng: random.Random) 
 
 
 def skip_revelation(state: HollowsState, a: A.SkipRevelation, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     return [Event(f"{sc.closer} closes the scene without buying a secret.", "exit")] + end_scene(state)
 
 
 def reveal_part(state: HollowsState, a: A.RevealPart, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     who = a.player or ""
     if who != sc.revealing:
         raise RuleError("the target reveals", f"{who} is not the one revealing")

@@ -84,7 +84,7 @@ def prompts(state: HollowsState) -> list[Prompt]:
     else:
         return []
     inv = state.investigator
-    if inv in sc.in_scene and sc.turn != inv and (sc.step == "elaboration" or inv != _entrance_next(sc)):
+    if inv in sc.in_scene and sc.turn != inv:  # Mr. Gray may challenge out of turn once he is in the scene
         targets = characters_in_scene(state, sc, inv)
         if targets:
             out.append(Prompt(inv, "challenge", "Mr. Gray may call out anyone in the scene at any moment",
@@ -185,7 +185,7 @@ def skip_scene(state: HollowsState, a: A.SkipScene, rng: random.Random) -> list[
 
 
 def ante(state: HollowsState, a: A.Ante, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     c = state.person(a.player)
     if c.color < 1:
         raise RuleError("an ante costs one Color", f"{a.player} has no Color to ante")
@@ -200,13 +200,13 @@ def ante(state: HollowsState, a: A.Ante, rng: random.Random) -> list[Event]:
 
 
 def stay_out(state: HollowsState, a: A.StayOut, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     sc.entrance_done.append(a.player or "")
     return [Event(f"{a.player} stays out of this scene.", "scene")] + _after_entrance(state)
 
 
 def _after_entrance(state: HollowsState) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     if _entrance_next(sc) is not None:
         return []
     if len(sc.in_scene) < 2:
@@ -221,14 +221,14 @@ def _after_entrance(state: HollowsState) -> list[Event]:
 # -- elaboration ------------------------------------------------------------------------------
 
 
-def _scene(state: HollowsState) -> Scene:
+def current_scene(state: HollowsState) -> Scene:
     if state.scene is None:
         raise RuleError("scenes", "no scene is running")
     return state.scene
 
 
 def _pay(state: HollowsState, player: str, amount: int) -> None:
-    sc = _scene(state)
+    sc = current_scene(state)
     state.people[player].color -= amount
     state.pot += amount
     sc.put[player] += amount
@@ -261,7 +261,7 @@ def _trait_words(state: HollowsState, player: str, trait: str) -> str:
 
 
 def call(state: HollowsState, a: A.Call, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     cost = sc.stake - sc.put[a.player or ""]
     c = state.person(a.player)
     if cost <= 0:
@@ -273,7 +273,7 @@ def call(state: HollowsState, a: A.Call, rng: random.Random) -> list[Event]:
 
 
 def raise_(state: HollowsState, a: A.Raise, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     cost = _check_raise(state, sc, a.player or "", a.amount, a.trait, a.player == lead(sc))
     _pay(state, a.player or "", cost)
     sc.stake = sc.put[a.player or ""]
@@ -283,7 +283,7 @@ def raise_(state: HollowsState, a: A.Raise, rng: random.Random) -> list[Event]:
 
 
 def monologue(state: HollowsState, a: A.Monologue, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     who = a.player or ""
     if not state.person(who).active:
         raise RuleError("Systems players use no public persona", f"{who} plays a System and has no inner voice")
@@ -304,7 +304,7 @@ def monologue(state: HollowsState, a: A.Monologue, rng: random.Random) -> list[E
 
 
 def pass_(state: HollowsState, a: A.Pass, rng: random.Random) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     if len(betting(sc)) <= 1:
         raise RuleError("the last bettor must challenge", "you are the last one betting: challenge someone")
     sc.passed.append(a.player or "")
@@ -312,7 +312,7 @@ def pass_(state: HollowsState, a: A.Pass, rng: random.Random) -> list[Event]:
 
 
 def _advance(state: HollowsState, after: str) -> list[Event]:
-    sc = _scene(state)
+    sc = current_scene(state)
     still = betting(sc)
     if len(still) == 1:
         last = still[0]
