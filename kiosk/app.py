@@ -34,7 +34,8 @@ def on_pi() -> bool:
     return platform.machine() in ("aarch64", "armv7l") and Path("/proc/device-tree/model").exists()
 
 
-def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touch_keyboard: bool | None = None) -> None:
+def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touch_keyboard: bool | None = None,
+              maxfps: int = 60) -> None:
     """Set Kivy's window and input options. Call before anything imports a Kivy window."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     from kivy.config import Config
@@ -42,11 +43,15 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
     Config.set("graphics", "resizable", "0")
+    Config.set("graphics", "maxfps", str(maxfps))  # 0: no frame pacing (tests and benchmarks)
     Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
     Config.set("kivy", "exit_on_escape", "0")
     Config.set("kivy", "keyboard_mode", "systemanddock" if (touch_keyboard if touch_keyboard is not None else on_pi())
                else "system")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
+    from kivy.clock import Clock
+
+    Clock._max_fps = float(maxfps)  # the clock may already exist and read maxfps before we set it
 
 
 def make_app_class():

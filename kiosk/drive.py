@@ -14,11 +14,11 @@ import time
 from typing import Any, Iterator
 
 
-def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool = False, **kw: Any):
+def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool = False, maxfps: int = 0, **kw: Any):
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     from kiosk.app import configure, make_app_class
 
-    configure(size)
+    configure(size, maxfps=maxfps)
     from kivy.base import EventLoop
 
     app = make_app_class()(data_dir=data_dir, force_sim=True, realtime_sim=realtime_sim, **kw)
@@ -32,11 +32,27 @@ def stop(app) -> None:
     app.on_stop()
 
 
-def pump(frames: int = 1) -> None:
-    from kivy.base import EventLoop
+DRAW = {"value": True}
+"""Set ``DRAW["value"] = False`` to run frames without rendering them (tests): clock,
+input, layout and widget logic all run as usual; only the GL drawing is skipped.
+Screenshots always draw."""
 
+
+def pump(frames: int = 1, draw: bool | None = None) -> None:
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+    from kivy.lang import Builder
+
+    draw = DRAW["value"] if draw is None else draw
     for _ in range(frames):
-        EventLoop.idle()
+        if draw:
+            EventLoop.idle()
+            continue
+        Clock.tick()
+        EventLoop.dispatch_input()
+        Builder.sync()
+        Clock.tick_draw()
+        Builder.sync()
 
 
 def walk(widget) -> Iterator[Any]:
@@ -77,30 +93,55 @@ def tap_at(x: float, y: float) -> None:
 
 
 def press(tag_or_widget, frames: int = 1) -> None:
-    """Touch a widget's centre through the window, as a finger would."""
+    """Touch a widget's centre through the window, as a finger would.
+
+    Raises ``AssertionError`` if the touch did not reach the widget (something
+    covering it, or it is not where it is drawn): a test then fails loudly.
+    """
     w = find(tag_or_widget) if isinstance(tag_or_widget, str) else tag_or_widget
-    _scroll_into_view(w)
-    pump(1)
-    x, y = w.to_window(*w.center)
-    tap_at(x, y)
-    pump(frames)
+    hits = []
+    mark = lambda *_: hits.append(1)  # noqa: E731
+    w.fbind("on_release", mark) if hasattr(w, "on_release") else None
+    try:
+        for attempt in range(3):
+            last = None
+            for _ in range(8):  # let layouts settle: nested boxes may take a few frames
+                _scroll_into_view(w)
+                pump(1)
+                here = (w.to_window(*w.center), tuple(w.size))
+                if here == last:
+                    break
+                last = here
+            x, y = w.to_window(*w.center)
+            tap_at(x, y)
+            pump(frames)
+            if hits or not hasattr(w, "on_release") or w.get_root_window() is None:
+                return
+        raise AssertionError(f"the touch at {x:.0f},{y:.0f} did not reach {getattr(w, 'tag', w)!r}")
+    finally:
+        if hasattr(w, "on_release"):
+            w.funbind("on_release", mark)
 
 
 def _scroll_into_view(widget) -> None:
+    """Scroll every ScrollView around ``widget`` so that its centre is in view."""
     from kivy.uix.scrollview import ScrollView
 
-    parent = widget.parent
+    child, parent = widget, widget.parent
     while parent is not None and parent is not parent.parent:
-        if isinstance(parent, ScrollView):
-            parent.scroll_to(widget, padding=10, animate=False)
-            return
-        parent = parent.parent
+        if isinstance(parent, ScrollView) and parent.children:
+            content = parent.children[0]
+            spare = content.height - parent.height
+            if spare > 0:
+                _, cy = content.to_widget(*widget.to_window(*widget.center))
+                parent.scroll_y = min(1.0, max(0.0, (cy - parent.height / 2) / spare))
+        child, parent = parent, parent.parent
 
 
 def screenshot(path: str) -> str:
     from kivy.core.window import Window
 
-    pump(3)
+    pump(3, draw=True)
     written = Window.screenshot(name=path)
     if written and written != path:
         os.replace(written, path)

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
+from pydantic_core import PydanticUndefined
 
 from kiosk.rules import Setup
 
@@ -27,13 +28,20 @@ from kiosk.rules import Setup
 @dataclass
 class Question:
     name: str
-    kind: Literal["int", "float", "bool", "choice", "names", "text", "json"]
+    kind: Literal["int", "float", "bool", "choice", "names", "records", "group", "text", "json"]
     label: str
     default: Any
     help: str = ""
     choices: list[Any] = field(default_factory=list)
     min: float | None = None
     max: float | None = None
+    columns: list[str] = field(default_factory=list)
+    """For ``records``: the text fields of each row (e.g. name and character)."""
+    parts: list["Question"] = field(default_factory=list)
+    """For ``group``: the questions inside a small nested model (e.g. token counts)."""
+
+
+STAND_IN_NAMES = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"]
 
 
 def _label(name: str) -> str:
@@ -63,8 +71,18 @@ def _strip_optional(annotation: Any) -> Any:
     return annotation
 
 
+def _text_model(item: Any) -> bool:
+    """A small model made only of text fields (a player and their character, say)."""
+    return isinstance(item, type) and issubclass(item, BaseModel) and bool(item.model_fields) and all(
+        f.annotation is str for f in item.model_fields.values())
+
+
 def questions(model: type[Setup]) -> list[Question]:
     """The wizard's questions, in the model's field order, without the seed."""
+    return questions_of(model)
+
+
+def questions_of(model: type[BaseModel]) -> list[Question]:
     out: list[Question] = []
     for name, info in model.model_fields.items():
         if name == "seed":
@@ -72,6 +90,8 @@ def questions(model: type[Setup]) -> list[Question]:
         annotation = _strip_optional(info.annotation)
         origin = typing.get_origin(annotation)
         default = info.get_default(call_default_factory=True)
+        if default is PydanticUndefined:
+            default = None
         if isinstance(default, enum.Enum):
             default = default.value
         label = info.title or _label(name)
@@ -88,7 +108,18 @@ def questions(model: type[Setup]) -> list[Question]:
         elif isinstance(annotation, type) and issubclass(annotation, enum.Enum):
             q = Question(name, "choice", label, default, help_text, choices=[m.value for m in annotation])
         elif origin is list and typing.get_args(annotation) in ((str,),):
-            q = Question(name, "names", label, list(default or []), help_text, min=min_len, max=max_len)
+            if default is None:  # required: offer stand-in names the group overwrites
+                default = STAND_IN_NAMES[: max(min_len or 3, 3)]
+            q = Question(name, "names", label, list(default), help_text, min=min_len, max=max_len)
+        elif origin is list and _text_model(typing.get_args(annotation)[0]):
+            item = typing.get_args(annotation)[0]
+            rows = [_jsonable(r) for r in default] if default else [
+                {c: f"{n}" for c in item.model_fields} for n in STAND_IN_NAMES[: max(min_len or 3, 3)]]
+            q = Question(name, "records", label, rows, help_text, min=min_len, max=max_len,
+                         columns=list(item.model_fields))
+        elif isinstance(annotation, type) and issubclass(annotation, BaseModel) and all(
+                f.annotation in (int, bool) for f in annotation.model_fields.values()):
+            q = Question(name, "group", label, _jsonable(default), help_text, parts=questions_of(annotation))
         elif annotation is str:
             q = Question(name, "text", label, default if default is not None else "", help_text, max=max_len)
         else:

@@ -103,6 +103,7 @@ class IntInput(Input):
         super().__init__(name, label, **kw)
         self.lo = int(lo) if lo is not None else 0
         self.hi = int(hi) if hi is not None else self.lo + 99
+        self.choice = self.shown = None
         if self.hi - self.lo <= 11:
             self.choice = ChoiceInput(name, "", list(range(self.lo, self.hi + 1)), default, submit=submit,
                                       cols=min(6, self.hi - self.lo + 1), on_change=self.set)
@@ -127,7 +128,7 @@ class IntInput(Input):
 
     def set(self, value) -> None:
         super().set(value)
-        if self.choice is None:
+        if self.shown is not None:
             self.shown.text = str(value)
 
     def bump(self, step: int) -> None:
@@ -199,7 +200,7 @@ class NamesInput(Input):
 
     def __init__(self, name, label, default, lo=None, hi=None, **kw) -> None:
         super().__init__(name, label, **kw)
-        self.lo, self.hi = int(lo or 1), int(hi or 8)
+        self.lo, self.hi = int(lo or 0), int(hi or 8)
         self.rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
         self.rows.bind(minimum_height=self.rows.setter("height"))
         self.add_widget(self.rows)
@@ -239,6 +240,75 @@ class NamesInput(Input):
         self.more.disabled = len(self.boxes) >= self.hi
         self.fewer.disabled = len(self.boxes) <= self.lo
         self.set([b.text.strip() for b in self.boxes])
+
+
+class RecordsInput(Input):
+    """Rows of text boxes, one column per text field (a player and their character)."""
+
+    def __init__(self, name, label, default, columns, lo=None, hi=None, **kw) -> None:
+        super().__init__(name, label, **kw)
+        self.columns, self.lo, self.hi = columns, int(lo or 0), int(hi or 8)
+        self.rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
+        self.rows.bind(minimum_height=self.rows.setter("height"))
+        self.add_widget(self.rows)
+        buttons = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+        more = Big("Add a row", kind="quiet")
+        more.tag = f"{name}:add"
+        more.bind(on_release=lambda *_: self.add_row({}))
+        fewer = Big("Remove the last", kind="quiet")
+        fewer.tag = f"{name}:remove"
+        fewer.bind(on_release=lambda *_: self.remove_row())
+        buttons.add_widget(more)
+        buttons.add_widget(fewer)
+        self.add_widget(buttons)
+        self.boxes: list[list[TextInput]] = []
+        for row in default or []:
+            self.add_row(row)
+
+    def add_row(self, values: dict) -> None:
+        if len(self.boxes) >= self.hi:
+            return
+        line = BoxLayout(size_hint_y=None, height=px(48), spacing=px(4))
+        boxes = []
+        for column in self.columns:
+            box = TextInput(text=str(values.get(column, "")), multiline=False, font_size=theme.font(18),
+                            write_tab=False, hint_text=column.replace("_", " ").capitalize())
+            box.bind(text=lambda *_: self._update())
+            boxes.append(box)
+            line.add_widget(box)
+        self.boxes.append(boxes)
+        self.rows.add_widget(line)
+        self._update()
+
+    def remove_row(self) -> None:
+        if len(self.boxes) > self.lo:
+            self.boxes.pop()
+            self.rows.remove_widget(self.rows.children[0])
+        self._update()
+
+    def _update(self) -> None:
+        self.set([{c: b.text.strip() for c, b in zip(self.columns, boxes)} for boxes in self.boxes])
+
+
+class GroupInput(Input):
+    """A few numbers that belong together (token counts), each with its own stepper."""
+
+    def __init__(self, name, label, default, parts, **kw) -> None:
+        super().__init__(name, label, **kw)
+        self.parts = {}
+        for q in parts:
+            start = (default or {}).get(q.name, q.default)
+            if q.kind == "bool":
+                w = ChoiceInput(f"{name}.{q.name}", q.label, [True, False], start, on_change=lambda v: self._update())
+            else:
+                w = IntInput(f"{name}.{q.name}", q.label, q.min, q.max, start, on_change=lambda v: self._update())
+            self.parts[q.name] = w
+            self.add_widget(w)
+        self._update()
+
+    def _update(self) -> None:
+        if len(self.parts) == len(getattr(self, "parts", {})):
+            self.set({k: w.value for k, w in self.parts.items()})
 
 
 def for_field(field, submit=None, on_change=None) -> Input:

@@ -33,6 +33,10 @@ class Overlay(ModalView):
         kw.setdefault("background", "")
         super().__init__(**kw)
 
+    def dismiss(self, *args, **kw) -> None:
+        kw.setdefault("animation", False)  # gone at once: the next touch must reach the screen
+        super().dismiss(*args, **kw)
+
 
 class Confirm(Overlay):
     def __init__(self, question: str, yes: str, on_yes: Callable[[], None], no: str = "Cancel") -> None:

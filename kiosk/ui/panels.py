@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.utils import escape_markup as esc
 
 from . import theme
 from .fields import show
@@ -63,10 +64,21 @@ class GenericPanel(BoxLayout):
         self.bind(minimum_height=self.setter("height"))
 
     def update(self, view: dict[str, Any], runner=None, tray=None) -> None:
-        self.clear_widgets()
-        self.add_widget(Text(self.title, size=17, bold=True, color=theme.ACCENT))
-        for heading, text in lines_of(view):
-            self.add_widget(Text(f"[b]{heading}:[/b] {text}", size=15))
+        self.show_lines([(self.title, None)] + lines_of(view))
+
+    def show_lines(self, lines: list[tuple[str, str | None]]) -> None:
+        """Show (heading, text) lines, reusing the labels already there (cheap on every action)."""
+        labels = list(reversed(self.children))
+        while len(labels) < len(lines):
+            labels.append(Text("", size=15))
+            self.add_widget(labels[-1])
+        for extra in labels[len(lines):]:
+            self.remove_widget(extra)
+        for label_widget, (heading, text) in zip(labels, lines):
+            if text is None:  # a section title
+                label_widget.text = f"[b][color=dbad47]{esc(heading)}[/color][/b]"
+            else:
+                label_widget.text = f"[b]{esc(heading)}:[/b] {esc(text)}"
 
 
 PANELS: dict[str, type] = {}

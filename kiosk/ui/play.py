@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.utils import escape_markup as esc
@@ -155,19 +156,10 @@ class PlayScreen(Screen):
         optional = [p for p in prompts if not p.secret and p.optional]
         if secret:
             self._draw_locks(box, secret)
-        if public:
-            self.selected = min(self.selected, len(public) - 1)
-            if len(public) > 1:
-                tabs = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
-                for i, p in enumerate(public):
-                    who = p.player or "Table"
-                    t = Big(esc(f"{who}: {p.action.replace('_', ' ')}"), kind="accent" if i == self.selected else "quiet",
-                            size=14)
-                    t.tag = f"tab:{i}"
-                    t.bind(on_release=lambda *_, i=i: self._select(i))
-                    tabs.add_widget(t)
-                box.add_widget(tabs)
-            self._draw_prompt(box, public[self.selected])
+        if len(public) == 1:
+            self._draw_prompt(box, public[0])
+        elif public:
+            self._draw_menu(box, public)
         if optional:
             box.add_widget(Text("Also possible now:", size=14, color=theme.DIM))
             row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
@@ -178,9 +170,29 @@ class PlayScreen(Screen):
                 row.add_widget(b)
             box.add_widget(row)
 
-    def _select(self, index: int) -> None:
-        self.selected = index
-        self.draw_prompts()
+    def _draw_menu(self, box, public) -> None:
+        """Several things may be done now: one button each. A button without values acts at once."""
+        players = {p.player for p in public}
+        if len(players) == 1:
+            who = next(iter(players)) or "The table"
+            box.add_widget(Text(f"[b]{esc(who)}[/b], choose what to do:", size=19))
+        else:
+            box.add_widget(Text("Choose what happens next:", size=19))
+        grid = GridLayout(cols=2, spacing=px(6), size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for i, p in enumerate(public):
+            text = p.text if len(players) == 1 else f"{p.player or 'Table'}: {p.text}"
+            b = Big(esc(text), kind="normal", size=15, height=px(64))
+            b.tag = f"act:{i}"
+            b.bind(on_release=lambda *_, p=p: self._choose(p))
+            grid.add_widget(b)
+        box.add_widget(grid)
+
+    def _choose(self, prompt) -> None:
+        if not prompt.fields:
+            self.submit(prompt)
+            return
+        self._open_optional(prompt)
 
     def _draw_prompt(self, box, prompt) -> None:
         who = prompt.player or "The table"

@@ -26,7 +26,7 @@ from kivy.utils import escape_markup as esc
 from kiosk.setupform import SetupError, answers_to_setup, questions
 
 from . import theme
-from .fields import ChoiceInput, IntInput, NamesInput, TextField, scrolled
+from .fields import ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled
 from .theme import Big, Filled, Text, px
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
@@ -130,6 +130,10 @@ class SetupScreen(Screen):
                 w = NamesInput(q.name, q.label, q.default, q.min, q.max)
             elif q.kind == "text":
                 w = TextField(q.name, q.label, q.default)
+            elif q.kind == "records":
+                w = RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max)
+            elif q.kind == "group" and q.default is not None:
+                w = GroupInput(q.name, q.label, q.default, q.parts)
             else:
                 continue  # complex options keep their defaults; the operator can change them in a config later
             self.inputs[q.name] = w

@@ -1,0 +1,136 @@
+"""End-to-end: the real kiosk window under Xvfb, played through its widgets and the simulated table."""
+
+import os
+
+import pytest
+
+from kiosk import drive, games
+from kiosk.ui import overlays
+
+pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
+
+from .uiplay import close_overlays, play_game  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    overlays.ANIMATION_SCALE["value"] = 0
+    app = drive.start(str(tmp_path_factory.mktemp("kiosk-data")))
+    yield app
+    drive.stop(app)
+
+
+@pytest.fixture(autouse=True)
+def home(app):
+    close_overlays(app)
+    for o in list(app.overlays):
+        o.dismiss()
+    drive.pump(1)
+    app.go_home()
+    drive.pump(1)
+    yield
+
+
+def test_home_lists_every_available_game(app):
+    for game in games.available():
+        assert drive.find_all(f"home:new:{game}"), game
+
+
+def test_toy_game_plays_to_the_end_through_the_widgets(app):
+    actions = play_game(app, "toy", seed=3)
+    assert actions >= 4
+    assert "wins" in app.runner.outcome
+    assert app.store.sessions()[0].outcome == app.runner.outcome
+
+
+def test_secret_round_shows_who_locked_never_what(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    drive.press("secret:Bo")
+    drive.press("private:show")
+    drive.press("number=7")
+    drive.press("private:lock")
+    texts = " ".join(w.text for w in drive.walk(app.play) if hasattr(w, "text"))
+    assert "Bo[/b]: locked in" in texts
+    assert "7" not in texts.replace("Opening roll", "")  # the number itself is nowhere on screen
+    app.sim_pads.tap(1, "black")  # a pad press the toy cannot use changes nothing
+    drive.pump(2)
+    assert len(app.runner.session.log) == 1
+
+
+def test_refused_answer_shows_the_rule_and_keeps_the_game(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    runner = app.runner
+    runner.propose({"type": "lock", "player": "Ann", "number": 1})
+    runner.propose({"type": "lock", "player": "Bo", "number": 1})
+    close_overlays(app)
+    for amount in (3, 3, 3):
+        runner.propose({"type": "add", "player": runner.awaiting()[0].player, "amount": amount})
+    assert runner.session.state.total == 9
+    before = len(runner.session.log)
+    drive.press("amount=3")  # would overshoot ten with a 3
+    assert "overshoot" in app.play.error.text
+    assert len(runner.session.log) == before
+
+
+def test_undo_asks_first_and_then_takes_back(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    drive.press("secret:Ann")
+    drive.press("private:show")
+    drive.press("number=4")
+    drive.press("private:lock")
+    assert len(app.runner.session.log) == 1
+    drive.press("bar:undo")
+    drive.press("confirm:no")
+    assert len(app.runner.session.log) == 1
+    drive.press("bar:undo")
+    assert "locked choice" in app.overlays[-1].children[0].children[-1].text  # the value stays hidden
+    drive.press("confirm:yes")
+    assert len(app.runner.session.log) == 0
+    assert len(app.store.load(app.runner.sid).log) == 0
+
+
+def test_escape_and_window_close_do_not_leave(app):
+    from kivy.core.window import Window
+
+    assert Window.dispatch("on_keyboard", 27, 41, None, []) is True
+    assert Window.dispatch("on_request_close") is True
+    assert app.sm.current == "home"
+
+
+def test_operator_menu_needs_the_pin(app):
+    drive.press("home:operator")
+    for key in "1111":
+        drive.press(f"pin:{key}")
+    assert app.sm.current == "home"
+    assert "Wrong PIN" in app.overlays[-1].label.text
+    for key in app.config_hw.kiosk.operator_pin:
+        drive.press(f"pin:{key}")
+    assert app.sm.current == "operator"
+    drive.press("op:back")
+    assert app.sm.current == "home"
+
+
+def test_attract_mode_keeps_the_game(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    sid = app.runner.sid
+    app.last_input -= app.config_hw.kiosk.idle_attract_s + 1
+    app._idle_check()
+    drive.pump(1)
+    assert app.sm.current == "attract"
+    drive.tap_at(100, 100)
+    drive.pump(1)
+    assert app.sm.current == "play" and app.runner.sid == sid
+
+
+@pytest.mark.parametrize("game", [g for g in games.modules() if g != "toy"])
+def test_real_game_plays_to_the_end(app, game):
+    if game not in app.engines:
+        pytest.skip(f"{game} engine has not landed yet")
+    actions = play_game(app, game, seed=11)
+    assert actions > 5
+    stored = app.store.load(app.runner.sid)
+    assert stored.state == app.runner.session.state

@@ -1,0 +1,116 @@
+"""Play a game through the kiosk's real widgets, choosing answers with the random bot.
+
+The bot only decides *what* to answer; the answer is then given the way a
+person would: touching buttons on the screen, typing names, passing the
+screen for secrets, or pressing a player's pad on the simulated table.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hardware.events import ButtonColour
+from kiosk import adapters, drive
+from kiosk.rules import bot
+
+
+def close_overlays(app) -> None:
+    for _ in range(5):
+        if drive.find_all("reveal:close"):
+            drive.press("reveal:close")
+        else:
+            return
+
+
+def set_field(field, value, inputs) -> None:
+    """Give one field its value through its widget."""
+    widget = inputs[field.name]
+    if field.kind == "choice":
+        drive.press(f"{field.name}={value!r}")
+    elif field.kind == "int":
+        if drive.find_all(f"{field.name}={value!r}"):
+            drive.press(f"{field.name}={value!r}")
+        else:
+            while widget.value != value:
+                step = 5 if abs(value - widget.value) >= 5 else 1
+                drive.press(f"{field.name}{'+' if value > widget.value else '-'}{step}")
+    elif field.kind == "text":
+        widget.box.focus = True
+        widget.box.text = ""
+        widget.box.insert_text(value)  # what the on-screen keyboard does, key by key
+        widget.box.focus = False
+        drive.pump(1)
+    else:
+        for item in value:
+            drive.press(f"{field.name}={item!r}")
+
+
+def pad_presses(app, prompt, data) -> list[ButtonColour] | None:
+    """The pad presses that give this answer, if the game takes it from the pads."""
+    adapter = adapters.for_game(app.runner.engine.game)
+    presses = adapter.presses_for(prompt, data) if hasattr(adapter, "presses_for") else None
+    if presses is not None:
+        return presses
+    if len(prompt.fields) == 1 and prompt.fields[0].kind == "choice":
+        for colour in ButtonColour:
+            if adapter.pick(prompt.fields[0].choices, colour.value) == data[prompt.fields[0].name]:
+                return [colour]
+    return None
+
+
+def answer(app, prompt, data, rng) -> None:
+    players = app.runner.players()
+    if prompt.secret:
+        presses = pad_presses(app, prompt, data)
+        if presses is not None and rng.random() < 0.7 and prompt.player in players:
+            pad = players.index(prompt.player) + 1
+            for colour in presses:
+                app.sim_pads.tap(pad, colour)
+                drive.pump(1)
+            drive.pump(1)
+            return
+        drive.press(f"secret:{prompt.player}")
+        assert app.overlays, [w.tag for w in drive.find_all("", prefix=True)]
+        drive.press("private:show")
+        look = app.overlays[-1]
+        for f in prompt.fields:
+            set_field(f, data[f.name], look.inputs)
+        drive.press("private:lock")
+        if app.overlays and app.overlays[-1] is look:  # refused: the look stays open with the reason
+            drive.press("private:hide")
+        return
+    public = [p for p in app.runner.awaiting() if not p.secret and not p.optional]
+    if drive.find_all("prompt:back"):  # a refused answer left a single prompt open: go back to the menu
+        drive.press("prompt:back")
+    if prompt.optional:
+        drive.press(f"optional:{prompt.action}:{prompt.player}")
+    elif len(public) > 1:
+        drive.press(f"act:{public.index(prompt)}")
+        if not prompt.fields:
+            return
+    for f in prompt.fields:
+        set_field(f, data[f.name], app.play.inputs)
+    if drive.find_all("prompt:confirm"):
+        drive.press("prompt:confirm")
+
+
+def play_game(app, game: str, seed: int, max_steps: int = 3000, tray_hook=None) -> int:
+    """Start ``game`` from the home screen and play it to the end; return the number of actions."""
+    rng = random.Random(seed)
+    drive.press(f"home:new:{game}")
+    drive.press("setup:start")
+    assert app.sm.current == "play", app.setup_screen.error.text
+    for _ in range(max_steps):
+        close_overlays(app)
+        if app.runner.outcome is not None:
+            break
+        prompts = app.runner.awaiting()
+        required = [p for p in prompts if not p.optional]
+        pool = prompts if not required or rng.random() < 0.02 else required
+        prompt = rng.choice(pool)
+        if tray_hook is not None and tray_hook(app, prompt, rng):
+            continue
+        answer(app, prompt, bot.fill(prompt, rng), rng)
+    close_overlays(app)
+    assert app.runner.outcome is not None, "the game did not finish"
+    return len(app.runner.session.log)
