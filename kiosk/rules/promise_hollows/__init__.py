@@ -85,8 +85,10 @@ class PromiseHollows(Engine):
     def outcome(self, state: HollowsState) -> str | None:
         if state.phase != "over":
             return None
+        if len(state.winners) == 1:
+            return f"{state.winners[0]} wins: {state.ending}"
         if state.winners:
-            return f"{', '.join(state.winners)} win: {state.ending}"
+            return f"{', '.join(state.winners[:-1])} and {state.winners[-1]} win: {state.ending}"
         return state.ending
 
     def players(self, state: HollowsState) -> list[str]:

@@ -26,9 +26,16 @@ def prompts(state: HollowsState) -> list[Prompt]:
     if state.phase == "case":
         pres = state.president
         return [Prompt(pres, "choose_case", f"{pres}, read the confessions in private and choose the case",
-                       [Field("card", "choice", choices=[c.id for c in state.cards],
+                       [Field("card", "choice", choices=[c.id for c in state.cards], label=_card_list(state),
                               rule="the President chooses one confession card")], secret=True)]
     return []
+
+
+def _card_list(state: HollowsState) -> str:
+    """The cards as the President reads them on the turned screen (the prompt is secret)."""
+    authors = state.options.president_sees_authors
+    return " | ".join(f"{c.id}: \u201c{c.text}\u201d ({c.kind}{', by ' + c.author if authors else ''})"
+                      for c in state.cards)
 
 
 def confess(state: HollowsState, a: A.Confess, rng: random.Random) -> list[Event]:

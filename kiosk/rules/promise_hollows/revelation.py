@@ -49,8 +49,11 @@ def prompts(state: HollowsState) -> list[Prompt]:
         return out
     if sc.step == "reveal" and sc.revealing:
         who = sc.revealing
+        private = state.people[who].private
+        parts = hidden_parts(state, who)
+        label = " | ".join(f"{p.replace('_', ' ')}: \u201c{getattr(private, p)}\u201d" for p in parts)
         return [Prompt(who, "reveal_part", f"{who}, choose one hidden part of your private self to reveal",
-                       [Field("part", "choice", choices=hidden_parts(state, who),
+                       [Field("part", "choice", choices=parts, label=label,
                               rule="reveal a part that is still hidden")], secret=True)]
     return []
 

@@ -15,7 +15,7 @@ def test_replay_prints_the_final_public_state(capsys):
     assert replay.main([str(LOG)]) == 0
     view = json.loads(capsys.readouterr().out)
     assert view["phase"] == "over" and view["winners"] == ["Joe"]
-    assert view["outcome"].startswith("Joe win: Mr. Gray (Joe) uncovered the Criminal, Roy G. Biv")
+    assert view["outcome"].startswith("Joe wins: Mr. Gray (Joe) uncovered the Criminal, Roy G. Biv")
     assert "me" not in view
 
 

@@ -127,7 +127,7 @@ def test_uncovering_the_criminal_wins_for_mr_gray():
     do(s, "vote", "Joe", card="Black")
     do(s, "vote", "Bee", card="Black")
     assert s.state.winners == ["Joe"]
-    assert s.outcome.startswith("Joe win: Mr. Gray (Joe) uncovered the Criminal")
+    assert s.outcome.startswith("Joe wins: Mr. Gray (Joe) uncovered the Criminal")
     public = s.view(None)
     assert public["criminal"] == "Cece" and public["phase"] == "over"
     with pytest.raises(RuleError, match="the game is over"):
