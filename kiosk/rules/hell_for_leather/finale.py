@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from ..core import Event, Field, Prompt, RuleError
 from .actions import Entrance, Epilogue, Intent, Reward, TakeCup
-from .charts import CURSE, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP, drive_dice, drive_name
+from .charts import (
+    CURSE, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP, drive_dice, drive_name,
+)
 from .common import alive, alive_members, cup_holder, heal, new_conflict, trauma
 from .models import Finale, FinaleSide, GameState, Gauntlet
 
