@@ -162,7 +162,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--throws", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--window", type=int, default=15, help="samples a report may lag a fall and still count")
+    parser.add_argument("--window", type=int, default=30,
+                        help="samples (1 s) a report may lag a fall and still count as that fall")
     args = parser.parse_args(argv)
     began = time.perf_counter()
     totals, info = run(args.throws, args.seed, args.window)

@@ -22,7 +22,8 @@ per timing budget, 33 ms by default):
   0.5 %; an odd junk value anywhere in range 0.1 %.
 * Things above the stack are closer than its top, and the sensor reports the
   nearest: a hand placing or taking a die (several hundred ms), a thrown d10
-  flying through the beam (a sample or two), dice bouncing after a landing.
+  flying through the beam (a sample or two), dice bouncing off the floor
+  after a landing (up to 6 cm high, so seen only over a short stack).
 * A tall stack (over 6 dice) sways. Seen from above the sway moves the top
   only a few mm (at most 3), but a shaken, swaying stack sometimes shows the
   spot half on the top face and half on the die's side: a reading up to 0.4
@@ -300,9 +301,9 @@ class TableSimulator:
             low, high = slot.tumble
             # A moving target: the sensor either smears it or gives up on the sample.
             reading = floor - rng.uniform(self._top_mm(low), self._top_mm(high)) if rng.random() < 0.6 else None
-        # Bouncing dice in the spot, above the top.
+        # A die bouncing off the tray floor through the spot (1.5-6 cm high): seen when above the top.
         if reading is not None and rng.random() < 0.04 * self._vibration:
-            reading = min(reading, top - rng.uniform(10, 120))
+            reading = min(reading, floor - rng.uniform(15, 60))
         if slot.above_mm is not None and reading is not None:
             reading = min(reading, floor - slot.above_mm + rng.gauss(0.0, 3.0))
 
