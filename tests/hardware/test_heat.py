@@ -203,6 +203,24 @@ def test_a_fall_while_the_sensor_was_blind_is_still_a_fall():
     assert [e for _, e in kinds(events, "collapse")] == [{"type": "collapse", "fell": 3, "standing": 4}]
 
 
+def test_a_die_bouncing_through_the_beam_just_after_a_fall_does_not_delay_it():
+    rng = random.Random(15)
+    before = steady(3, 30, rng)
+    # Down to 1; the second reading of the new top comes after a fallen die crosses the beam.
+    trace = before + [mm(1, rng), int(EMPTY - 45), mm(1, rng)] + steady(1, 10, rng)
+    _, events = run(trace)
+    (i, collapse), = kinds(events, "collapse")
+    assert collapse == {"type": "collapse", "fell": 2, "standing": 1}
+    assert i == len(before) + 2
+
+
+def test_a_hand_half_hidden_by_a_blind_spell_still_counts_as_a_hand():
+    rng = random.Random(16)
+    trace = steady(5, 30, rng) + hand(5, 2, rng) + [None] * 12 + steady(4, 15, rng)
+    _, events = run(trace)
+    assert [e for _, e in events if e["type"] != "height"] == [{"type": "removed", "dice": 4}]
+
+
 def test_nothing_is_reported_before_the_stack_is_seen_steady():
     tracker, events = run([None, 8190, 250, 170, 200, None])
     assert events == [] and tracker.level is None
