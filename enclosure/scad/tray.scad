@@ -42,7 +42,7 @@ module tray_whole(mcu = false) {
     }
 }
 
-// A dovetail, narrow at the seam (x = 0), wide at its end (x = len), in 2D.
+// A dovetail in 2D: 12 mm wide at the seam (x = 0), 18 mm at its end (x = 10), so it locks.
 module tail2d(grow = 0) {
     offset(delta = grow) polygon([[-0.01, -6], [10, -9], [10, 9], [-0.01, 6]]);
 }
