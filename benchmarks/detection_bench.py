@@ -170,6 +170,7 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - began
     print(f"{info['throws']} throws in {info['scenes']} scenes, {info['samples']} samples "
           f"(33 ms each), starting heights 2-12, seed {args.seed}, {elapsed:.1f} s")
+    print("scenes by starting height: " + ", ".join(f"{h}: {n}" for h, n in sorted(info["heights"].items())))
     real = totals["tracker"]["real"]
     print(f"real collapses: {real}")
     rows = [

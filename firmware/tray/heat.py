@@ -63,6 +63,13 @@ def _median(values):
     return (ordered[mid - 1] + ordered[mid]) / 2.0
 
 
+def _push(window, value, size):
+    """Append to a short list kept to its newest ``size`` items (no slice deletion on the board)."""
+    window.append(value)
+    while len(window) > size:
+        window.pop(0)
+
+
 def _valid(readings, min_mm=MIN_VALID_MM, max_mm=MAX_VALID_MM):
     return [r for r in readings if r is not None and min_mm <= r <= max_mm]
 
@@ -239,8 +246,7 @@ class HeatTracker:
                 h = None  # farther than the tray floor: a bad reading, not a place a die can be
         if h is None:
             self.rejected += 1
-            self._recent.append(0)
-            del self._recent[:-self.hand_window]
+            _push(self._recent, 0, self.hand_window)
             self._blind_run += 1
             if self._blind_run >= self.blind_min and self.level is not None:
                 self._blind = True
@@ -251,8 +257,7 @@ class HeatTracker:
 
         if self.level is None:
             # The first height: believed after a longer steady stretch than later changes.
-            self._run.append(self._clean_level(h))
-            del self._run[:-(self.settle + 2)]
+            _push(self._run, self._clean_level(h), self.settle + 2)
             if len(self._run) < self.settle + 2 or self._run.count(self._run[0]) != len(self._run):
                 return []
             k = self._run[0]
@@ -265,14 +270,12 @@ class HeatTracker:
         level = self.level
         # Something in the beam above the stack: a flying die, a bounce, a hand.
         occluded = h > level + self.occlude
-        self._recent.append(1 if occluded else 0)
-        del self._recent[:-self.hand_window]
+        _push(self._recent, 1 if occluded else 0, self.hand_window)
         if occluded:
             # After a blind stretch a hand is the likelier thing over the stack: fewer readings do.
             if sum(self._recent) >= (2 if self._blind else self.hand_min):
                 self._handled = True
-            self._run.append(None)
-            del self._run[:-self.settle]
+            _push(self._run, None, self.settle)
             return []  # says nothing about the stack below it: not a reading of the stack
 
         prev_h, prev_k = self._prev_h, self._prev_k
@@ -286,12 +289,10 @@ class HeatTracker:
             # The last reading was below the top (a fall under way?): this one, well above it, is
             # most likely a fallen die bouncing through the beam. Skip it rather than let it
             # break the count.
-            self._run.append(None)
-            del self._run[:-self.settle]
+            _push(self._run, None, self.settle)
             return []
         self._prev_h, self._prev_k, self._prev_at = h, k, self.samples
-        self._run.append(k)
-        del self._run[:-self.settle]
+        _push(self._run, k, self.settle)
 
         # A fall, seen by nobody's hand: two stack readings in a row clean at the same lower
         # level, or, for a total fall (there being nothing lower), one reading below the top
