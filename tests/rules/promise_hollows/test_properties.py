@@ -109,11 +109,25 @@ def check(session: Session, last, full_views: bool) -> None:
     for c in state.people.values():
         assert 1 <= c.die <= 6, f"{c.player}'s Private Die at {c.die}"
         assert c.color >= 0
+    for prompt in ENGINE.awaiting(state):
+        if prompt.player is not None and not state.people[prompt.player].active:
+            assert state.options.systems_play and prompt.action in SYSTEMS_PLAYER_MOVES, \
+                f"removed player {prompt.player} is asked to {prompt.action}"
     if last is not None:
         action, removed_before = last
         if action.player in removed_before:
             assert state.options.systems_play and action.type in SYSTEMS_PLAYER_MOVES, \
                 f"removed player {action.player} made a move: {action.type}"
+        # a secret answer says nothing in public until the rules turn it over
+        told = " ".join(e.text for e in session._events[-1] if e.to is None)
+        turned_over = any(e.kind in ("reveal", "verdict") for e in session._events[-1])
+        if action.type in ("lock_card", "vote") and not turned_over:
+            assert action.card not in told, told
+        if action.type == "roll_for_crime":
+            assert not any(ch.isdigit() for ch in told), told
+        if action.type == "reveal_part":
+            words = getattr(state.people[action.player].private, action.part)
+            assert action.part.split("_")[0] not in told.replace(words, "").lower(), told
     # the public view and the public recap hold no secret
     assert seen_by(scramble(state, None), None) == seen_by(state, None)
     secrets = hidden_texts(state)
