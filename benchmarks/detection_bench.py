@@ -3,8 +3,10 @@
 Plays many short scenes on the simulated table (hardware/sim.py): a Heat of
 2-12 dice, d10s thrown at it with accuracy between 0.3 and 1.0 (most land
 beside the stack and shake it, some knock it down, in part or entirely),
-Risk dice added and dice taken off by hand, all with the simulated sensor's
-noise, dropouts, out-of-range codes, vibration and sway. Every trace goes
+Risk dice added and dice taken off by hand, now and then a Heat bumped over
+with nobody throwing, and half the fallen stacks rebuilt by hand at once,
+all with the simulated sensor's noise, dropouts, out-of-range codes,
+vibration and sway. Every trace goes
 through two detectors:
 
 * ``firmware.tray.heat.HeatTracker``: the one the tray runs;
@@ -77,10 +79,17 @@ def scene(sim: TableSimulator, rng: random.Random, throws_left: int) -> int:
             sim.add_die()  # a Risk
         elif r < 0.35 and sim.planned_dice > 1:
             sim.remove_die()  # a Boon takes one off
+        elif r < 0.37 and sim.planned_dice > 0:
+            sim.topple()  # a bumped table: the Heat falls with nobody throwing
+            break
+        before = sim.planned_dice
         landed = sim.throw(accuracy=rng.uniform(0.3, 1.0))
         used += 1
         if landed.hit_heat:
-            break  # scored and rebuilt: a new scene
+            if rng.random() < 0.5:  # scored, then rebuilt by hand to where it was
+                for _ in range(before - sim.planned_dice):
+                    sim.add_die()
+            break
     return used
 
 

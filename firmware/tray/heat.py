@@ -34,7 +34,9 @@ scale with the die size):
   rule is off: a change must settle, and a lower stack is a fall unless a
   hand was seen (even two readings of one will do, around the blind spell).
 * A taller stack is believed only after ``settle`` clean readings (a Risk
-  die is placed by hand, so there is no hurry).
+  die is placed by hand, so there is no hurry); a stack more than one die
+  taller (dice added while the sensor was blind) only after ``steady_above``
+  readings, as still as no hand holds.
 * Dropouts and out-of-range codes (``None``, or any distance outside the
   sensor's range or below the tray floor) are skipped: they neither confirm
   nor break anything.
@@ -161,6 +163,7 @@ class HeatTracker:
         blind_min=4,
         fall_window=3,
         settle=3,
+        steady_above=15,
         min_mm=MIN_VALID_MM,
         max_mm=MAX_VALID_MM,
     ):
@@ -173,6 +176,7 @@ class HeatTracker:
         self.blind_min = blind_min
         self.fall_window = fall_window
         self.settle = settle
+        self.steady_above = steady_above
         self.min_mm = min_mm
         self.max_mm = max_mm
         self.level = None
@@ -187,6 +191,7 @@ class HeatTracker:
         self._run = []  # recent clean levels, newest last (None = not clean)
         self._recent = []  # per recent reading: 1 if something was over the stack, else 0
         self._blind_run = 0  # invalid readings in a row
+        self._high_k, self._high_n = None, 0  # a steady level well above the stack, and for how long
         self._handled = False  # a hand has been at the stack since it was last steady
         self._blind = False  # the sensor saw nothing for a while since the stack was last steady
 
@@ -276,7 +281,17 @@ class HeatTracker:
             if sum(self._recent) >= (2 if self._blind else self.hand_min):
                 self._handled = True
             _push(self._run, None, self.settle)
+            # No hand holds still at a die's height for long: a long steady run up there means
+            # dice were added while the sensor missed it (a blind spell during a rebuild).
+            high = self._clean_level(h)
+            if high is not None and high == self._high_k:
+                self._high_n += 1
+            else:
+                self._high_k, self._high_n = high, 1
+            if high is not None and self._high_n >= self.steady_above:
+                return self._change(high, "add")
             return []  # says nothing about the stack below it: not a reading of the stack
+        self._high_k, self._high_n = None, 0
 
         prev_h, prev_k = self._prev_h, self._prev_k
         k = self._clean_level(h)

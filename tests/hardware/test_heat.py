@@ -196,6 +196,14 @@ def test_a_rebuild_after_a_fall_counts_every_die_back():
     assert tracker.level == 6
 
 
+def test_a_rebuild_the_sensor_missed_is_caught_up_once_the_stack_stands_still():
+    rng = random.Random(17)
+    trace = steady(1, 30, rng) + [None] * 40 + steady(4, 20, rng)
+    tracker, events = run(trace)
+    assert [e for _, e in events if e["type"] != "height"] == [{"type": "added", "dice": n} for n in (2, 3, 4)]
+    assert tracker.level == 4
+
+
 def test_a_fall_while_the_sensor_was_blind_is_still_a_fall():
     rng = random.Random(13)
     trace = steady(7, 30, rng) + [None] * 15 + steady(4, 10, rng)
