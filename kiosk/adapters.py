@@ -82,7 +82,106 @@ class Adapter:
         return None
 
 
-ADAPTERS: dict[str, Adapter] = {}
+class EvenOddAdapter(Adapter):
+    """Even/Odd: a secret wager is entered on the pad (hardware/wager_entry.py).
+
+    White moves the needle one point toward Even, Black one toward Odd, Gray
+    locks it in. Votes take White for Even and Black for Odd. The needle's
+    position is never shown on the shared screen; only "locked" is.
+    """
+
+    aliases = {"white": ("even",), "black": ("odd",)}
+
+    def __init__(self) -> None:
+        self.entries: dict[str, tuple[int, Any]] = {}
+
+    def button(self, runner, player, colour):
+        from hardware.wager_entry import Step, WagerEntry
+        from kiosk.rules import RuleError
+
+        prompt = next((p for p in runner.awaiting() if p.player == player and p.action == "wager"), None)
+        if prompt is None:
+            self.entries.pop(player, None)
+            return super().button(runner, player, colour)
+        points = next(f for f in prompt.fields if f.name == "points")
+        round_id = _round_start(runner.session.log, "wager")
+        known = self.entries.get(player)
+        if known is None or known[0] != round_id:
+            known = (round_id, WagerEntry(points.max or 0, points.min or 0))
+            self.entries[player] = known
+        entry = known[1]
+        step = entry.press(colour)
+        if step is Step.REFUSED:
+            raise RuleError(points.rule or "wager", entry.problem or "that wager is too small")
+        if step is not Step.LOCKED:
+            return None
+        del self.entries[player]
+        wager = entry.wager
+        return {"type": "wager", "player": player, "side": wager.side or "even", "points": wager.points}
+
+    def presses_for(self, prompt, data):
+        """The presses that enter ``data`` (used by tests and demos)."""
+        if prompt.action != "wager":
+            return None
+        colour = "white" if data["side"] == "even" else "black"
+        return [colour] * int(data["points"]) + ["gray"]
+
+
+class ClincherAdapter(Adapter):
+    """Clincher scenes: any button asks for a redraw; the first press wins precedence."""
+
+    def button(self, runner, player, colour):
+        for prompt in runner.awaiting():
+            if prompt.player == player and prompt.action == "request" and not prompt.fields:
+                return {"type": "request", "player": player}
+        return super().button(runner, player, colour)
+
+
+class HellForLeatherAdapter(Adapter):
+    """Hell for Leather: a settled throw answers the awaited ``land`` prompt; a die added to the Heat
+    during a conflict answers ``risk``. A d10's 10 is entered as 0, as the rules read it.
+
+    When the tray cannot tell the zone or the face, nothing is guessed: the play
+    screen keeps the ``land`` prompt open for touch, with whatever is known
+    already filled in (``hint``).
+    """
+
+    def tray(self, runner, event, values):
+        awaiting = runner.awaiting()
+        if isinstance(event, ThrowSettled):
+            land = next((p for p in awaiting if p.action == "land"), None)
+            if land is None:
+                return None
+            face = event.face % 10 if event.face is not None else None
+            zone = event.zone.value if event.zone else None
+            if face is None or zone is None:
+                self.hint = {"action": "land", "zone": zone, "face": face}
+                return None
+            return {"type": "land", "player": land.player, "zone": zone, "face": face}
+        if isinstance(event, DieAdded):
+            risk = next((p for p in awaiting if p.action == "risk"), None)
+            if risk is not None:
+                return {"type": "risk", "player": risk.player}
+        if isinstance(event, Collapse):
+            self.hint = {"action": "heat_fall", "fell": event.fell}
+        return None
+
+    hint: dict[str, Any] | None = None
+
+
+def _round_start(log, action_type: str) -> int:
+    """Where the current run of ``action_type`` actions began in the log."""
+    i = len(log)
+    while i > 0 and log[i - 1].type == action_type:
+        i -= 1
+    return i
+
+
+ADAPTERS: dict[str, Adapter] = {
+    "even-odd": EvenOddAdapter(),
+    "clincher": ClincherAdapter(),
+    "hell-for-leather": HellForLeatherAdapter(),
+}
 DEFAULT = Adapter()
 
 

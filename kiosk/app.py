@@ -167,6 +167,8 @@ def make_app_class():
             trigger = Clock.create_trigger(lambda dt: self.controller.drain(), 0)
             self.controller = Controller(pads, tray, post=lambda fn: trigger())
             self.controller.on_message = self.message
+            self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
+            self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
 
         def on_start(self) -> None:
             self.show_screen("home")

@@ -82,6 +82,7 @@ class Controller:
         self.on_message: Callable[[str], None] = lambda text: None
         self.on_tray: Callable[[TrayState], None] = lambda state: None
         self.on_handled: list[Callable[[Handled], None]] = []
+        self.on_hint: Callable[[dict[str, Any]], None] = lambda hint: None
         self._queue: deque[HardwareEvent] = deque()
         self._lock = threading.Lock()
         self._post = post or (lambda fn: fn())
@@ -126,7 +127,15 @@ class Controller:
         self._note(event)
         if self.runner is not None and self.runner.outcome is None:
             adapter = adapters.for_game(self.runner.engine.game)
-            data = adapter.action_for(event, self.runner, self.tray_state)
+            try:
+                data = adapter.action_for(event, self.runner, self.tray_state)
+            except RuleError as err:  # e.g. a wager locked below the minimum: say so, keep the entry open
+                data, result.error = None, str(err)
+                self.on_message(f"{_who(event, self.runner)}: {err.message}")
+            hint = getattr(adapter, "hint", None)
+            if hint:  # the tray told part of the story: the screen asks for the rest
+                adapter.hint = None
+                self.on_hint(hint)
             if data is not None:
                 result.action = data
                 try:

@@ -252,6 +252,29 @@ class PlayScreen(Screen):
             row.add_widget(b)
         box.add_widget(row)
 
+    def apply_hint(self, hint: dict[str, Any]) -> None:
+        """The tray saw part of what happened: open that prompt with what is known filled in."""
+        prompts = [p for p in self.runner.awaiting() if p.action == hint.get("action")]
+        if not prompts:
+            return
+        prompt = prompts[0]
+        if getattr(self, "current_prompt", None) is not prompt:
+            self._open_optional(prompt)
+        known = []
+        for name, value in hint.items():
+            widget = self.inputs.get(name)
+            if widget is not None and value is not None:
+                if hasattr(widget, "pick"):
+                    widget.pick(value, quiet=True)
+                elif hasattr(widget, "choice") and widget.choice is not None:
+                    widget.choice.pick(value, quiet=True)
+                known.append(f"{name} {show(value)}")
+        if hint.get("action") == "heat_fall":
+            self.error.text = f"The tray saw the Heat fall ({hint.get('fell')} dice). Enter the fallen faces."
+        else:
+            self.error.text = "The tray saw the die land" + (f" ({', '.join(known)})" if known else "") + \
+                ": enter the rest by touch."
+
     # -- acting ------------------------------------------------------------------
 
     def submit(self, prompt) -> None:

@@ -88,16 +88,42 @@ def answer(app, prompt, data, rng) -> None:
         drive.press(f"act:{public.index(prompt)}")
         if not prompt.fields:
             return
+    confirm = drive.find_all("prompt:confirm")  # this prompt's own button, not the next prompt's
     for f in prompt.fields:
         set_field(f, data[f.name], app.play.inputs)
-    if drive.find_all("prompt:confirm"):
-        drive.press("prompt:confirm")
+    if confirm and confirm[0].get_root_window() is not None:
+        drive.press(confirm[0])
 
 
-def play_game(app, game: str, seed: int, max_steps: int = 3000, tray_hook=None) -> int:
+def sim_table(app, prompt, rng) -> bool:
+    """Let the simulated tray answer what it can: a d10 thrown onto the target, a die added to the Heat."""
+    requests = [p for p in app.runner.awaiting() if p.action == "request"]
+    if requests and rng.random() < 0.3:  # clincher: someone slams a pad button to ask for a redraw
+        who = rng.choice(requests).player
+        app.sim_pads.tap(app.runner.players().index(who) + 1, rng.choice(["black", "white", "gray"]))
+        drive.pump(2)
+        return True
+    tray = app.sim_tray
+    if tray is None or prompt.secret:
+        return False
+    if prompt.action == "land" and rng.random() < 0.8:
+        tray.throw(accuracy=0.9, zone=rng.choice(["inside", "touching", "outside"]), face=rng.randint(1, 10))
+    elif prompt.action == "risk" and rng.random() < 0.5:
+        tray.add_die()
+    else:
+        return False
+    tray.step_until_idle()
+    drive.pump(2)
+    return True
+
+
+def play_game(app, game: str, seed: int, max_steps: int = 3000, tray_hook=sim_table,
+              not_before: tuple[str, int] | None = None, setup_presses: tuple[str, ...] = ()) -> int:
     """Start ``game`` from the home screen and play it to the end; return the number of actions."""
     rng = random.Random(seed)
     drive.press(f"home:new:{game}")
+    for tag in setup_presses:
+        drive.press(tag)
     drive.press("setup:start")
     assert app.sm.current == "play", app.setup_screen.error.text
     for _ in range(max_steps):
@@ -105,6 +131,8 @@ def play_game(app, game: str, seed: int, max_steps: int = 3000, tray_hook=None) 
         if app.runner.outcome is not None:
             break
         prompts = app.runner.awaiting()
+        if not_before and len(app.runner.session.log) < not_before[1]:  # keep the game going a while
+            prompts = [p for p in prompts if p.action != not_before[0]] or prompts
         required = [p for p in prompts if not p.optional]
         pool = prompts if not required or rng.random() < 0.02 else required
         prompt = rng.choice(pool)
