@@ -19,11 +19,11 @@ from kiosk.rules.core import Event, Field, Prompt, RuleError
 
 from . import actions as A
 from . import payoffs
-from .model import CARDS, Challenge, HollowsState
+from .model import CARDS, CardChallenge, HollowsState
 from .scenes import current_scene, characters_in_scene
 
 
-def parties(ch: Challenge) -> list[str]:
+def parties(ch: CardChallenge) -> list[str]:
     return [ch.challenger, ch.target] + ([ch.third_man] if ch.third_man else [])
 
 
@@ -55,7 +55,7 @@ def prompts(state: HollowsState) -> list[Prompt]:
     return out
 
 
-def _third_man_candidates(state: HollowsState, ch: Challenge) -> list[str]:
+def _third_man_candidates(state: HollowsState, ch: CardChallenge) -> list[str]:
     able = state.active() + state.system_players()
     return [p for p in state.players if p in able and p not in (ch.challenger, ch.target)]
 
@@ -73,7 +73,7 @@ def challenge(state: HollowsState, a: A.Challenge, rng: random.Random) -> list[E
         raise RuleError("challenge someone in the scene", f"{a.target} has no character in this scene")
     sc.step = "challenge"
     sc.turn = None
-    sc.challenge = Challenge(challenger=who, target=a.target)
+    sc.challenge = CardChallenge(challenger=who, target=a.target)
     c, t = state.people[who], state.people[a.target]
     return [Event(f"Encounter! {c.name} ({who}) challenges {t.name} ({a.target}) for the pot of {state.pot}.",
                   "challenge")]
@@ -152,7 +152,7 @@ def _reveal(state: HollowsState) -> list[Event]:
     return events
 
 
-def _challenge(state: HollowsState) -> Challenge:
+def _challenge(state: HollowsState) -> CardChallenge:
     sc = current_scene(state)
     if sc.step != "challenge" or sc.challenge is None:
         raise RuleError("cards are played in a challenge", "no challenge is waiting for cards")

@@ -136,7 +136,9 @@ class Card(BaseModel):
     kind: Literal["Crime", "Guilt"]
 
 
-class Challenge(BaseModel):
+class CardChallenge(BaseModel):
+    """A card challenge in progress (the state; the move that starts one is actions.Challenge)."""
+
     challenger: str
     target: str
     third_man: str | None = None
@@ -159,7 +161,7 @@ class Scene(BaseModel):
     stake: int = 0
     put: dict[str, int] = {}
     turn: str | None = None
-    challenge: Challenge | None = None
+    challenge: CardChallenge | None = None
     closer: str | None = None
     revealing: str | None = None
     """Whose part is being revealed (a bought revelation waiting for the target)."""
