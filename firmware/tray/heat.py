@@ -300,10 +300,11 @@ class HeatTracker:
             and prev_h < level - self.depart
             and self.samples - self._prev_at <= self.fall_window
             and h > prev_h + self.occlude
+            and k != level
         ):
-            # The last reading was below the top (a fall under way?): this one, well above it, is
-            # most likely a fallen die bouncing through the beam. Skip it rather than let it
-            # break the count.
+            # The last reading was below the top (a fall under way?): this one, well above it but
+            # not back at the top, is most likely a fallen die bouncing through the beam. Skip it
+            # rather than let it break the count.
             _push(self._run, None, self.settle)
             return []
         self._prev_h, self._prev_k, self._prev_at = h, k, self.samples
