@@ -174,7 +174,8 @@ class I2CTray(Tray):
         return True
 
     def poll(self) -> bool:
-        """Take one reading (opening the sensor first if need be). False when there was none."""
+        """Take one reading if the sensor has one ready (opening it first if need be).
+        False when there was none."""
         with self._lock:
             if self._stop.is_set():
                 return False
@@ -182,7 +183,9 @@ class I2CTray(Tray):
                 if self.clock() < self._next_try or not self._open_sensor():
                     return False
             try:
-                mm = self.sensor.range  # continuous mode: waits for the next sample
+                if not self.sensor.data_ready:
+                    return False  # not yet: the caller sleeps a little rather than spin on the bus
+                mm = self.sensor.range
             except (OSError, RuntimeError) as err:
                 self._fault("lost the VL53L0X while reading", err)
                 return False
@@ -200,4 +203,5 @@ class I2CTray(Tray):
     def _run(self) -> None:
         while not self._stop.is_set():
             if not self.poll() and not self._stop.is_set():
-                self._stop.wait(min(self.retry_s, 0.1) if self.sensor is None else 0.001)
+                # Waiting for a sample (a few ms at a time, a fifth of the shortest budget) or a retry.
+                self._stop.wait(min(self.retry_s, 0.1) if self.sensor is None else 0.004)

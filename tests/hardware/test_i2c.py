@@ -78,6 +78,27 @@ def test_a_simulated_table_read_through_the_driver():
     assert all(e.mm is None or e.mm < 1200 for e in of(got, DistanceSample))
 
 
+def test_it_waits_for_the_next_sample_without_calling_it_a_fault():
+    emulator = VL53L0XEmulator(stack(3, 20))
+    tray, got = tray_on(emulator)
+    assert tray.poll()
+    emulator.paused = True
+    assert not tray.poll() and not tray.poll()
+    emulator.paused = False
+    assert tray.poll()
+    assert not of(got, HardwareFault) and tray.connected and tray.samples == 2
+
+
+def test_changing_the_address_moves_the_emulated_chip_as_xshut_setups_do():
+    emulator = VL53L0XEmulator(stack(2, 10))
+    bus = FakeI2C(emulator)
+    sensor = adafruit_vl53l0x.VL53L0X(bus)
+    sensor.set_address(0x31)
+    assert bus.scan() == [0x31]
+    config = Config(tray=TrayConfig(backend="i2c", i2c_address=0x31))
+    assert I2CTray(config, bus, background=False).poll()
+
+
 def test_a_missing_sensor_is_a_fault_and_a_link_down_not_a_crash():
     emulator = VL53L0XEmulator(stack(3, 20))
     emulator.unplug()
@@ -142,3 +163,26 @@ def test_in_the_background_it_reads_on_its_own_and_closes_cleanly():
     tray.close()
     assert isinstance(got[0], LinkUp) and isinstance(got[-1], LinkDown)
     assert not emulator._continuous  # continuous ranging stopped on close
+
+
+def test_a_machine_without_i2c_fails_at_once_but_a_disabled_bus_is_only_a_fault(monkeypatch):
+    import hardware.backends.i2c as backend
+
+    def no_blinka():
+        raise ImportError("cannot import name 'i2cPorts'")
+
+    monkeypatch.setattr(backend, "_open_bus", no_blinka)
+    with pytest.raises(ImportError):
+        I2CTray(Config(tray=TrayConfig(backend="i2c")))
+
+    def bus_off():
+        raise OSError(2, "No such file or directory: '/dev/i2c-1'")
+
+    monkeypatch.setattr(backend, "_open_bus", bus_off)
+    tray = I2CTray(Config(tray=TrayConfig(backend="i2c")), background=False, retry_s=0.0)
+    got = []
+    tray.subscribe(got.append)
+    assert not tray.poll()
+    fault, = of(got, HardwareFault)
+    assert "raspi-config" in fault.message and "/dev/i2c-1" in fault.message
+    assert of(got, LinkDown)

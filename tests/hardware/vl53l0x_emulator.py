@@ -25,8 +25,10 @@ device behind it answers with ``OSError`` (a NACK), as Linux's I2C does.
 Every other register is stored and read back, which is what the driver's
 timing-budget arithmetic needs. Distances come from ``distances`` (any
 iterable of mm or None; the last value repeats when it runs out).
-``fail_next(n)`` makes the next n transactions fail with an I/O error, and
-``unplug()`` / ``plug_in()`` take the chip off the bus and put it back.
+``fail_next(n)`` makes the next n transactions fail with an I/O error,
+``unplug()`` / ``plug_in()`` take the chip off the bus and put it back, and
+``paused`` holds back the next measurement (as if its timing budget had not
+run out yet).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class VL53L0XEmulator:
         self._continuous = False
         self._range_mm = OUT_OF_RANGE_MM
         self._fail = 0
+        self.paused = False  # True: the next measurement is not ready yet (the budget has not run out)
         self.measurements = 0
         self.transactions = 0
         self.address_changes: list[int] = []
@@ -144,7 +147,7 @@ class VL53L0XEmulator:
             if reg == 0x00:
                 return self._banks.get((0, 0x00), 0) & ~0x01 & 0xFF
             if reg == 0x13:  # RESULT_INTERRUPT_STATUS: new sample ready
-                if self._running and not self._ready:
+                if self._running and not self._ready and not self.paused:
                     self._measure()  # continuous mode: the next one is always on its way
                 return 0x07 if self._ready else 0x00
             if reg == 0x14:  # RESULT_RANGE_STATUS: 11 (valid) in bits 3-6, or 4 (phase fail)
