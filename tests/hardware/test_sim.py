@@ -208,3 +208,22 @@ def test_tracker_beats_a_naive_threshold_on_the_same_traces():
     assert tracker["false"] == 0 and tracker["missed"] == 0 and tracker["wrong_count"] == 0
     assert naive["false"] > 100
     assert tracker["added"][0] == tracker["added"][1] and tracker["removed"][0] == tracker["removed"][1]
+
+
+def test_a_sensor_with_a_range_error_reads_right_once_calibrated():
+    from firmware.tray.heat import Calibration, HeatTracker, calibrate_from
+
+    def readings(dice, n=40):
+        sim = TableSimulator(GEOMETRY, seed=dice, start_dice=dice, offset_mm=12.0)
+        return [s.distance_mm for s in samples(sim, n)]
+
+    nominal = HeatTracker(Calibration(GEOMETRY.sensor_height_mm, GEOMETRY.die_size_mm))
+    for mm in readings(3):
+        nominal.feed(mm)
+    assert nominal.level != 3  # 12 mm off is most of a die
+
+    calibration = calibrate_from(readings(0), readings(4), 4)
+    tracker = HeatTracker(calibration)
+    for mm in readings(3):
+        tracker.feed(mm)
+    assert tracker.level == 3
