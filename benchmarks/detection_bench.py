@@ -6,8 +6,7 @@ beside the stack and shake it, some knock it down, in part or entirely),
 Risk dice added and dice taken off by hand, now and then a Heat bumped over
 with nobody throwing, and half the fallen stacks rebuilt by hand at once,
 all with the simulated sensor's noise, dropouts, out-of-range codes,
-vibration and sway. Every trace goes
-through two detectors:
+vibration and sway. Every trace goes through two detectors:
 
 * ``firmware.tray.heat.HeatTracker``: the one the tray runs;
 * a naive detector: one threshold of half a die on each valid reading.
@@ -15,13 +14,19 @@ through two detectors:
 and each is graded against the simulator's record of what really happened:
 
 * false collapses: reported when nothing fell (or reported twice);
-* missed collapses: a real fall not reported within ``--window`` samples;
+* missed collapses: a real fall not reported within ``--window`` samples
+  (30, one second: a fall the sensor was blind to is still that fall);
 * wrong fallen-counts: reported, but with the wrong number of dice fallen;
 * latency: samples from the first reading that shows the fall to the report,
   counting that first reading as 1 (so 1 is the physical floor); and the
   same counted from the first reading of the new top, once the falling dice
   are out of the beam (the sooner the fallen count can be known at all);
 * added/removed dice missed or invented.
+
+Latencies are in samples of 33 ms: "2" means the fall is reported on the
+second reading that shows it, one sample period after the first. What the
+simulated sensor does (noise, dropouts, hands, how dice fall) is described
+at the top of hardware/sim.py.
 
 Usage: .venv/bin/python benchmarks/detection_bench.py [--throws 10000] [--seed 1]
 """
