@@ -472,8 +472,9 @@ class SimTray(Tray):
         self._stop.set()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=1.0)
-        if self._connected:
-            self._connected = False
+        was_up = self._connected and self._started
+        self._connected = False
+        if was_up:
             self.emit(LinkDown(self.link, "closed", self._now()))
 
 
