@@ -160,7 +160,7 @@ class HeatTracker:
         occlude=1.35,
         hand_min=4,
         hand_window=10,
-        blind_min=4,
+        blind_min=3,
         fall_window=3,
         settle=3,
         steady_above=15,

@@ -215,7 +215,7 @@ def test_a_die_bouncing_through_the_beam_just_after_a_fall_does_not_delay_it():
     rng = random.Random(15)
     before = steady(3, 30, rng)
     # Down to 1; the second reading of the new top comes after a fallen die crosses the beam.
-    trace = before + [mm(1, rng), int(EMPTY - 45), mm(1, rng)] + steady(1, 10, rng)
+    trace = before + [mm(1, rng), int(EMPTY - 40), mm(1, rng)] + steady(1, 10, rng)
     _, events = run(trace)
     (i, collapse), = kinds(events, "collapse")
     assert collapse == {"type": "collapse", "fell": 2, "standing": 1}

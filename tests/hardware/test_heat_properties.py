@@ -88,7 +88,7 @@ def test_every_fall_is_reported_once_with_the_right_count(top, data, before, aft
 def test_a_die_put_on_or_taken_off_by_hand_is_never_a_fall(top, change, hand, errors):
     new = top + change
     trace = [at(top, e) for e in errors[:20]]
-    trace += [at(max(top, new) + h) for h in hand]
+    trace += [max(40, at(max(top, new) + h)) for h in hand]  # a hand keeps 4 cm clear of the sensor
     trace += [at(new, e) for e in errors[20:]]
     tracker, events = feed_all(trace)
     kind = "added" if change > 0 else "removed"
