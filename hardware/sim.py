@@ -173,7 +173,7 @@ class TableSimulator:
             # The back of the hand is 2.5-10 cm over the top while the fingers work, and keeps
             # 4 cm or more clear of the sensor arm.
             slot.above_mm = min(self._top_mm(max(old, new)) + rng.uniform(25, 100),
-                                self.geometry.sensor_height_mm - rng.uniform(40, 60))
+                                self.geometry.sensor_height_mm - 40)
             if rng.random() < 0.05:
                 slot.blind = True
             if j == before:
