@@ -130,7 +130,7 @@ def make_app_class():
             self.toast.add_widget(self.toast_text)
             root.add_widget(self.toast)
             self.root_float = root
-            Window.bind(on_keyboard=self._on_key, on_request_close=self._on_request_close)
+            Window.bind(on_keyboard=self._on_key, on_key_up=self._on_key_up, on_request_close=self._on_request_close)
             Window.bind(on_touch_down=self._on_any_touch)
             Clock.schedule_interval(self._idle_check, 1.0)
             Clock.schedule_once(self._first_frame, 0)
@@ -275,7 +275,23 @@ def make_app_class():
             if key == 283:  # F2
                 self.toggle_sim()
                 return True
-            return False
+            return self._sim_key(codepoint, down=True)
+
+        def _on_key_up(self, window, key, scancode=None, *args) -> bool:
+            from kivy.core.window import Keyboard
+
+            return self._sim_key(Keyboard.keycode_to_string(Window._system_keyboard, key), down=False)
+
+        def _sim_key(self, codepoint, down: bool) -> bool:
+            """With the sim panel open, letter keys press pads (see SimPads' key map), unless typing."""
+            from kivy.uix.textinput import TextInput
+
+            if self.sim_panel is None or self.sim_pads is None or not codepoint:
+                return False
+            typing = any(isinstance(w, TextInput) and w.focus for w in _walk(self.root_float))
+            if typing:
+                return False
+            return bool(self.sim_pads.key(str(codepoint).lower(), down=down))
 
         def _on_request_close(self, *_args, **_kw) -> bool:
             self.message("The kiosk stays open. The operator menu (PIN) can close it.")
@@ -321,6 +337,12 @@ def make_app_class():
                 self.sim_tray.step(60)
 
     return TableNoirApp
+
+
+def _walk(widget):
+    yield widget
+    for child in widget.children:
+        yield from _walk(child)
 
 
 def main(argv: list[str] | None = None) -> int:

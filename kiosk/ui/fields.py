@@ -24,8 +24,20 @@ from . import theme
 from .theme import Big, MarkedButton, Text, mark_for, px
 
 
+SUIT_WORDS = {"♠": " of spades", "♥": " of hearts", "♦": " of diamonds", "♣": " of clubs"}
+
+
+def readable(text: str) -> str:
+    """Engine text as the screen's font can draw it: card suits in words (the font has no suit glyphs)."""
+    for symbol, words in SUIT_WORDS.items():
+        text = text.replace(symbol, words)
+    return text
+
+
 def show(value: Any) -> str:
     """How a value reads on a button."""
+    if isinstance(value, str) and any(sym in value for sym in SUIT_WORDS):
+        return readable(value)
     if isinstance(value, bool):
         return "Yes" if value else "No"
     if isinstance(value, str):

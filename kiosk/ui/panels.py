@@ -86,3 +86,197 @@ PANELS: dict[str, type] = {}
 
 def panel_for(game: str) -> BoxLayout:
     return PANELS.get(game, GenericPanel)()
+
+
+# --------------------------------------------------------------------------
+# Purpose-made panels. Each reads only the public view (and the tray's state).
+# --------------------------------------------------------------------------
+
+SUITS = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs", "S": "spades", "H": "hearts",
+         "D": "diamonds", "C": "clubs"}
+RANKS = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
+
+
+def card_text(card: str | None) -> str:
+    """'Q♦' -> 'Queen of diamonds' (the suit named in words, not only a symbol)."""
+    if not card:
+        return "-"
+    rank, suit = card[:-1], card[-1]
+    return f"{RANKS.get(rank, rank)} of {SUITS.get(suit, suit)}"
+
+
+def suits_text(up: str | None) -> str:
+    return ", ".join(SUITS.get(ch, ch) for ch in (up or "")) or "-"
+
+
+class HeatStack(BoxLayout):
+    """The Heat as a row of dice with its number and status in words (not colour alone)."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(orientation="vertical", size_hint_y=None, height=px(96), spacing=px(4), **kw)
+        from kivy.uix.widget import Widget
+
+        self.words = Text("", size=17, fit=False)
+        self.row = Widget(size_hint_y=None, height=px(24))
+        self.add_widget(self.words)
+        self.add_widget(self.row)
+        self.dice = 0
+        self.row.bind(pos=lambda *_: self._draw(), size=lambda *_: self._draw())
+
+    def show(self, dice: int, status: str, team: str, sensed: int | None) -> None:
+        self.dice = dice
+        sensor = "" if sensed is None else f"; the tray sees {sensed}"
+        self.words.text = f"[b]Heat {dice}[/b] ({esc(status)}){sensor}\n{esc(team)}"
+        self._draw()
+
+    def _draw(self) -> None:
+        from kivy.graphics import Color, Line, Rectangle
+
+        r = self.row
+        r.canvas.clear()
+        size = min(r.height, (r.width - px(4)) / 15 - px(3))
+        with r.canvas:
+            for i in range(min(self.dice, 15)):
+                x = r.x + i * (size + px(3))
+                Color(0.92, 0.9, 0.84, 1)
+                Rectangle(pos=(x, r.y), size=(size, size))
+                Color(0.1, 0.1, 0.1, 1)
+                Line(rectangle=(x, r.y, size, size), width=1)
+
+
+class HellForLeatherPanel(GenericPanel):
+    title = "Hell for Leather"
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.heat = HeatStack()
+        self.lines = GenericPanel()
+        self.add_widget(self.heat)
+        self.add_widget(self.lines)
+
+    def update(self, view, runner=None, tray=None) -> None:
+        teams = view.get("teams") or []
+        active = next((t for t in teams if t.get("name") == view.get("active_team")), teams[0] if teams else {})
+        self.heat.show(int(active.get("heat") or 0), str(active.get("heat_status", "")),
+                       f"{active.get('name', '')}, the Active Team", tray.heat if tray else None)
+        lines: list[tuple[str, str | None]] = []
+        phase = str(view.get("phase", "")).replace("_", " ")
+        narr = view.get("narrator")
+        lines.append(("Now", f"{phase}" + (f", {narr} narrates" if narr else "")))
+        for t in teams:
+            lines.append((t["name"], None))
+            lines.append(("Score", f"VP {t.get('vp', 0)}, Goals {t.get('goals_done', 0)} of "
+                                   f"{view.get('goal_target', '?')}, Hunter Marks {t.get('hunter_marks', 0)}"))
+            lines.append(("Heat", f"{t.get('heat')} ({t.get('heat_status')}); Narrator Cup: {t.get('narrator_cup')}"))
+            if t.get("goals"):
+                lines.append(("Goals", "; ".join(t["goals"])))
+        people = view.get("contestants") or {}
+        if people:
+            lines.append(("Contestants", None))
+            for player, c in people.items():
+                state = "" if c.get("alive", True) else ", OUT"
+                lines.append((f"{player} ({c.get('name')})" if c.get("name") else player,
+                              f"{c.get('drive')}, Felony {c.get('felony_rank', 0)} of {c.get('felony_track')}{state}"))
+        conflict = view.get("conflict")
+        if conflict:
+            landed = conflict.get("landings") or []
+            lines.append(("Conflict", f"{conflict.get('drive')}, Risks {conflict.get('risks', 0)}, "
+                                      f"{len(landed)} dice down"))
+        if view.get("adversary"):
+            lines.append(("Adversary", show(view["adversary"])))
+        if view.get("cue"):
+            lines.append(("Cue", str(view["cue"])))
+        self.lines.show_lines(lines)
+
+
+class PromiseHollowsPanel(GenericPanel):
+    title = "Promise Hollows"
+
+    def update(self, view, runner=None, tray=None) -> None:
+        lines: list[tuple[str, str | None]] = [(self.title, None)]
+        lines.append(("Pot", f"{view.get('pot', 0)} Color (box {view.get('box', '-')})"))
+        if view.get("case"):
+            lines.append(("The case", str(view["case"])))
+        scene = view.get("scene") or {}
+        if scene:
+            lines.append(("Scene", f"opened by {scene.get('opener')}, {str(scene.get('step', '')).replace('_', ' ')}, "
+                                   f"stake {scene.get('stake', 0)}"))
+        lines.append(("Players", None))
+        for p in view.get("players") or []:
+            out = f", out ({p['out']})" if p.get("out") else ""
+            lines.append((f"{p.get('player')} ({p.get('character')})",
+                          f"{p.get('role')}, Color {p.get('color')}, Private Die {p.get('private_die')}{out}"))
+        for key in ("face_off", "third_man", "challenge", "winner"):
+            if view.get(key):
+                lines.append((label(key), show(view[key])))
+        self.show_lines(lines)
+
+
+class EvenOddPanel(GenericPanel):
+    title = "The case"
+
+    def update(self, view, runner=None, tray=None) -> None:
+        lines: list[tuple[str, str | None]] = [(self.title, None)]
+        if view.get("case"):
+            lines.append(("Case", f"{view['case']} (victim: {view.get('victim')})"))
+        lines.append(("Scene", f"{view.get('scene')}, led by {view.get('lead')} ({str(view.get('phase')).replace('_', ' ')})"))
+        papers = view.get("papers") or {}
+        for side, suspect in (view.get("suspects") or {}).items():
+            lines.append((f"{side.capitalize()} Suspect", f"{suspect.get('name')}: paper {papers.get(side, 0)}"))
+        if not view.get("suspects"):
+            lines.append(("Papers", f"Even {papers.get('even', 0)}, Odd {papers.get('odd', 0)}"))
+        lines.append(("Epilogue Pool", str(view.get("epilogue_pool", 0))))
+        pools = view.get("pools") or {}
+        lines.append(("Pools", ", ".join(f"{p} {n}" for p, n in pools.items())))
+        if view.get("locked"):
+            lines.append(("Wagers locked", ", ".join(view["locked"])))
+        if view.get("wagers"):
+            lines.append(("Wagers", ", ".join(f"{p} {w.get('points')} on {w.get('side')}"
+                                              for p, w in view["wagers"].items())))
+        history = view.get("history") or []
+        if history:
+            lines.append(("Last roll", show(history[-1])))
+        if view.get("accused"):
+            lines.append(("Accused", str(view["accused"])))
+        self.show_lines(lines)
+
+
+class ClincherPanel(GenericPanel):
+    title = "Clincher"
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.card = Text("", size=30, bold=True, halign="center")
+        self.lines = GenericPanel()
+        self.add_widget(self.card)
+        self.add_widget(self.lines)
+
+    def update(self, view, runner=None, tray=None) -> None:
+        scene = view.get("scene") or {}
+        active = scene.get("active")
+        self.card.text = f"Active card: {card_text(active)}" if active else "No card drawn yet"
+        lines: list[tuple[str, str | None]] = []
+        if scene:
+            lines.append((f"Scene {scene.get('number')}", None))
+            lines.append(("Where", str(scene.get("location"))))
+            lines.append(("Lead", f"{scene.get('primary')}, difficulty {scene.get('difficulty') or '-'} token"))
+            lines.append(("Up suits", suits_text(scene.get("up_suits"))))
+            if scene.get("queue"):
+                lines.append(("Redraws asked", ", ".join(scene["queue"])))
+        lines.append(("Tokens", None))
+        for player, t in (view.get("tokens") or {}).items():
+            lines.append((player, f"Red {t.get('red')}, Yellow {t.get('yellow')}, Green {t.get('green')}"))
+        lines.append(("Deck", f"{view.get('deck_size')} cards left"))
+        for done in (view.get("finished") or [])[-3:]:
+            lines.append((f"Scene {done.get('number')}", f"{done.get('result')} ({card_text(done.get('clincher'))})"))
+        if view.get("consequences"):
+            lines.append(("Consequence cards", ", ".join(card_text(c) for c in view["consequences"])))
+        self.lines.show_lines(lines)
+
+
+PANELS.update({
+    "hell-for-leather": HellForLeatherPanel,
+    "promise-hollows": PromiseHollowsPanel,
+    "even-odd": EvenOddPanel,
+    "clincher": ClincherPanel,
+})

@@ -30,7 +30,7 @@ from kivy.utils import escape_markup as esc
 from kiosk.rules import RuleError
 
 from . import theme
-from .fields import for_field, show
+from .fields import for_field, readable, show
 from .overlays import Confirm, PrivateLook, Reveal
 from .panels import panel_for, private_lines
 from .theme import Big, Filled, Text, px
@@ -111,7 +111,7 @@ class PlayScreen(Screen):
         self.error.text = ""
         self.refresh()
         if change.reveal is not None:
-            lines = [e.text for e in change.reveal] or ["Everyone has locked."]
+            lines = [readable(e.text) for e in change.reveal] or ["Everyone has locked."]
             self.app.show_overlay(Reveal("Revealed together", [esc(t) for t in lines]))
 
     # -- drawing ---------------------------------------------------------------
@@ -123,7 +123,7 @@ class PlayScreen(Screen):
         view = runner.session.view(None)
         self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
         recap = runner.session.recap(None)
-        self.recent.text = esc("  |  ".join(recap[-2:])) if recap else "The game begins."
+        self.recent.text = esc(readable("  |  ".join(recap[-2:]))) if recap else "The game begins."
         self.update_status()
         signature = (len(runner.session.log), runner.outcome)
         if signature != self._signature:
@@ -165,6 +165,7 @@ class PlayScreen(Screen):
             row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
             for p in optional:
                 b = Big(esc(p.text), kind="quiet", size=14)
+                b.bind(texture_size=lambda btn, ts: setattr(row, "height", max(row.height, ts[1] + px(14))))
                 b.tag = f"optional:{p.action}:{p.player}"
                 b.bind(on_release=lambda *_, p=p: self._open_optional(p))
                 row.add_widget(b)
@@ -181,8 +182,10 @@ class PlayScreen(Screen):
         grid = GridLayout(cols=2, spacing=px(6), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         for i, p in enumerate(public):
-            text = p.text if len(players) == 1 else f"{p.player or 'Table'}: {p.text}"
-            b = Big(esc(text), kind="normal", size=15, height=px(64))
+            who = p.player or "Table"
+            text = p.text if len(players) == 1 or p.text.startswith(who) else f"{who}: {p.text}"
+            b = Big(esc(readable(text)), kind="normal", size=15, height=px(64))
+            b.bind(texture_size=lambda btn, ts: setattr(btn, "height", max(px(64), ts[1] + px(14))))
             b.tag = f"act:{i}"
             b.bind(on_release=lambda *_, p=p: self._choose(p))
             grid.add_widget(b)
@@ -197,7 +200,7 @@ class PlayScreen(Screen):
     def _draw_prompt(self, box, prompt) -> None:
         who = prompt.player or "The table"
         box.add_widget(Text(f"[b]{esc(who)}[/b]", size=16, color=theme.ACCENT))
-        box.add_widget(Text(esc(prompt.text), size=21, bold=True))
+        box.add_widget(Text(esc(readable(prompt.text)), size=21, bold=True))
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
         for f in prompt.fields:
             widget = for_field(f, submit=(lambda p=prompt: self.submit(p)) if single else None)
@@ -242,7 +245,7 @@ class PlayScreen(Screen):
 
     def _draw_outcome(self, box) -> None:
         box.add_widget(Text("Game over", size=28, bold=True, color=theme.ACCENT, halign="center"))
-        box.add_widget(Text(esc(self.runner.outcome), size=21, halign="center"))
+        box.add_widget(Text(esc(readable(self.runner.outcome)), size=21, halign="center"))
         row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
         for text, tag, handler in [("Save the log", "export", self.app.export_current),
                                    ("Home", "home", self.app.go_home)]:

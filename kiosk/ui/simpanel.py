@@ -40,15 +40,16 @@ class SimPanel(Filled):
         if pads is None and tray is None:
             inner.add_widget(Text("No simulated hardware: the kiosk is using the real table.", size=15))
         if pads is not None:
-            inner.add_widget(Text("Player pads", size=15, bold=True))
+            inner.add_widget(Text("Player pads (keys: pad 1 is q/a/z for Black/White/Gray, pad 2 w/s/x, and so on)",
+                                  size=14, bold=True))
             names = self.app.runner.players() if self.app.runner else []
             count = max(2, len(names)) if names else 6
             for pad in range(1, min(count, 6) + 1):
                 row = BoxLayout(size_hint_y=None, height=px(48), spacing=px(4))
                 who = names[pad - 1] if pad <= len(names) else ""
-                row.add_widget(Text(esc(f"{pad} {who}"), size=14, fit=False, size_hint_x=0.34))
+                row.add_widget(Text(esc(f"{pad}. {who}"[:12]), size=14, fit=False, size_hint_x=0.4))
                 for colour in ButtonColour:
-                    b = MarkedButton(colour.value, size=14, height=px(48))
+                    b = MarkedButton(colour.value, size=13, height=px(48))
                     b.tag = f"sim:pad:{pad}:{colour.value}"
                     b.bind(on_release=lambda *_, p=pad, c=colour: self.app.sim_press(p, c))
                     row.add_widget(b)

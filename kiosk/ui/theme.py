@@ -60,6 +60,11 @@ def font(n: float = 18) -> float:
 TOUCH = 56
 
 
+def font_px_line(size: float) -> float:
+    """A first guess at one line's height, until the text is measured."""
+    return size * 1.4
+
+
 def mark_for(value) -> tuple | None:
     """(fill, ink, shape, label) if ``value`` names a table colour, else None."""
     key = str(value).strip().lower()
@@ -95,7 +100,8 @@ class Text(Label):
         self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)))
         if fit:
             self.size_hint_y = None
-            self.bind(texture_size=lambda *_: setattr(self, "height", max(self.texture_size[1], px(10))))
+            self.height = px(4) if not text else px(font_px_line(size))
+            self.bind(texture_size=lambda *_: setattr(self, "height", max(self.texture_size[1], px(4))))
 
 
 class Big(Button):

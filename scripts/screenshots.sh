@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# A screenshot of every main kiosk screen of every game, on a virtual X screen.
+#   scripts/screenshots.sh [OUT_DIR] [--size 800x480|1280x720] [--games GAME...]
+# Default OUT_DIR is ./screenshots. Look at each PNG before calling a screen done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export KIVY_NO_ARGS=1 KIVY_LOG_MODE=PYTHON
+run=(.venv/bin/python -m kiosk.screenshots "$@")
+if [ -z "${DISPLAY:-}" ]; then
+  exec xvfb-run -a -s "-screen 0 1280x800x24" "${run[@]}"
+fi
+exec "${run[@]}"
