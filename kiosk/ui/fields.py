@@ -78,6 +78,13 @@ class Input(BoxLayout):
         self.value = value
         self.on_change(value)
 
+    def reset(self) -> None:
+        """Back to nothing chosen, so a reused input shows no stale answer."""
+        self.set(None)
+
+    def submit_to(self, submit) -> None:
+        """Where a one-tap answer goes (inputs are reused from prompt to prompt)."""
+
 
 class ChoiceInput(Input):
     """Big buttons; ``submit`` (if given) is called the moment one is pressed."""
@@ -98,6 +105,12 @@ class ChoiceInput(Input):
         self.add_widget(grid)
         if default is not None and default in choices:
             self.pick(default, quiet=True)
+
+    def reset(self) -> None:
+        self.pick(None, quiet=True)
+
+    def submit_to(self, submit) -> None:
+        self.submit = submit
 
     def pick(self, value, quiet: bool = False) -> None:
         for b in self.buttons:
@@ -143,6 +156,16 @@ class IntInput(Input):
         if self.shown is not None:
             self.shown.text = str(value)
 
+    def reset(self) -> None:
+        if self.choice is not None:
+            self.choice.reset()
+        else:
+            self.set(self.lo)
+
+    def submit_to(self, submit) -> None:
+        if self.choice is not None:
+            self.choice.submit = submit
+
     def bump(self, step: int) -> None:
         self.set(max(self.lo, min(self.hi, (self.value or 0) + step)))
 
@@ -157,6 +180,9 @@ class TextField(Input):
         self.box.bind(text=lambda _w, t: self.set(t if t.strip() else None))
         self.add_widget(self.box)
         self.set(default or None)
+
+    def reset(self) -> None:
+        self.box.text = ""
 
 
 class ListInput(Input):
@@ -196,6 +222,10 @@ class ListInput(Input):
     def remove(self) -> None:
         if self.picked:
             self.picked.pop()
+        self._refresh()
+
+    def reset(self) -> None:
+        self.picked = []
         self._refresh()
 
     def _refresh(self) -> None:

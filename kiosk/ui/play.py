@@ -51,6 +51,8 @@ class PlayScreen(Screen):
         self.selected: int = 0
         self.inputs: dict[str, Any] = {}
         self._signature = None
+        self._inputs_cache: dict[tuple, Any] = {}
+        self._buttons_cache: dict[str, Big] = {}
         root = Filled(orientation="vertical", bg=theme.BG, padding=px(6), spacing=px(6))
         # top bar
         bar = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
@@ -184,10 +186,11 @@ class PlayScreen(Screen):
         for i, p in enumerate(public):
             who = p.player or "Table"
             text = p.text if len(players) == 1 or p.text.startswith(who) else f"{who}: {p.text}"
-            b = Big(esc(readable(text)), kind="normal", size=15, height=px(64))
-            b.bind(texture_size=lambda btn, ts: setattr(btn, "height", max(px(64), ts[1] + px(14))))
-            b.tag = f"act:{i}"
-            b.bind(on_release=lambda *_, p=p: self._choose(p))
+            b = self._button(f"act:{i}", esc(readable(text)), size=15, height=px(64))
+            if not getattr(b, "grows", False):
+                b.grows = True
+                b.bind(texture_size=lambda btn, ts: setattr(btn, "height", max(px(64), ts[1] + px(14))))
+            b.handler = lambda p=p: self._choose(p)
             grid.add_widget(b)
         box.add_widget(grid)
 
@@ -199,19 +202,60 @@ class PlayScreen(Screen):
 
     def _draw_prompt(self, box, prompt) -> None:
         who = prompt.player or "The table"
-        box.add_widget(Text(f"[b]{esc(who)}[/b]", size=16, color=theme.ACCENT))
-        box.add_widget(Text(esc(readable(prompt.text)), size=21, bold=True))
+        box.add_widget(self._label("who", f"[b]{esc(who)}[/b]", size=16, color=theme.ACCENT))
+        box.add_widget(self._label("text", esc(readable(prompt.text)), size=21, bold=True))
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
         for f in prompt.fields:
-            widget = for_field(f, submit=(lambda p=prompt: self.submit(p)) if single else None)
+            widget = self._input_for(f)
+            widget.submit_to((lambda p=prompt: self.submit(p)) if single else None)
             self.inputs[f.name] = widget
             box.add_widget(widget)
         if not single:
-            ok = Big("Confirm" if prompt.fields else "Go on", kind="accent", size=20)
-            ok.tag = "prompt:confirm"
-            ok.bind(on_release=lambda *_: self.submit(prompt))
+            ok = self._button("prompt:confirm", "Confirm" if prompt.fields else "Go on", kind="accent", size=20)
+            ok.handler = lambda p=prompt: self.submit(p)
             box.add_widget(ok)
         self.current_prompt = prompt
+
+    # Widgets are reused from one prompt to the next: a game asks the same kinds of
+    # question again and again, and building Kivy widgets (and their text textures)
+    # is the slowest part of showing a change. A reused input is reset first.
+
+    def _input_for(self, f):
+        key = (f.name, f.kind, repr(f.choices), f.min, f.max, f.unique, f.label)
+        widget = self._inputs_cache.get(key)
+        if widget is None:
+            if len(self._inputs_cache) > 80:
+                self._inputs_cache.clear()
+            widget = self._inputs_cache[key] = for_field(f)
+        else:
+            if widget.parent is not None:
+                widget.parent.remove_widget(widget)
+            widget.reset()
+        return widget
+
+    def _label(self, key: str, text: str, **kw) -> Text:
+        cache = self.__dict__.setdefault("_labels_cache", {})
+        label_widget = cache.get(key)
+        if label_widget is None:
+            label_widget = cache[key] = Text(text, **kw)
+        elif label_widget.parent is not None:
+            label_widget.parent.remove_widget(label_widget)
+        label_widget.text = text
+        return label_widget
+
+    def _button(self, tag: str, text: str, kind: str = "normal", size: float = 18, **kw) -> Big:
+        key = f"{tag}|{text}|{kind}"
+        b = self._buttons_cache.get(key)
+        if b is None:
+            if len(self._buttons_cache) > 120:
+                self._buttons_cache.clear()
+            b = self._buttons_cache[key] = Big(text, kind=kind, size=size, **kw)
+            b.tag = tag
+            b.bind(on_release=lambda btn: btn.handler())
+        elif b.parent is not None:
+            b.parent.remove_widget(b)
+        b.tag = tag
+        return b
 
     def _open_optional(self, prompt) -> None:
         if not prompt.fields:

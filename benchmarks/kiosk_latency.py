@@ -1,0 +1,150 @@
+"""Hardware event -> screen effect latency in the kiosk (prints median and p95).
+
+Runs the real kiosk window (under Xvfb in CI) at its normal 60 fps pacing.
+A background thread emits hardware events through the ports, as the real
+backends do: a settled d10 on the tray in Hell for Leather (the tray port),
+and a Gray press locking an Even/Odd wager (the pad port). For each event it
+measures from the moment the event is emitted to the end of the first frame
+flip after the rules have accepted the action, i.e. when the player can see
+it. Between measured events the random bot moves the game on (not timed).
+
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/kiosk_latency.py [--events 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import random
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=150, help="measured events per game")
+    parser.add_argument("--size", default="800x480")
+    args = parser.parse_args()
+    from kiosk import drive
+
+    size = tuple(int(n) for n in args.size.split("x"))
+    app = drive.start(tempfile.mkdtemp(prefix="tn-bench-"), size=size, maxfps=60)
+    from kivy.base import EventLoop
+
+    from hardware.events import ButtonColour, ButtonPressed, ThrowSettled, Zone
+    from kiosk.rules import RuleError, bot
+    from kiosk.ui import overlays
+
+    overlays.ANIMATION_SCALE["value"] = 0
+    outbox: queue.Queue = queue.Queue()
+    sent: dict[str, float] = {}
+
+    def emitter() -> None:  # the "hardware thread"
+        while True:
+            port, event = outbox.get()
+            if port is None:
+                return
+            sent["t"] = time.perf_counter()
+            port.emit(event)
+
+    threading.Thread(target=emitter, daemon=True).start()
+    parts: dict[str, float] = {}
+    handle = app.controller.handle
+
+    def timed_handle(event):  # where the time goes: waiting for the UI thread, then rules+store+widgets
+        parts["h0"] = time.perf_counter()
+        result = handle(event)
+        parts["h1"] = time.perf_counter()
+        return result
+
+    app.controller.handle = timed_handle
+    breakdown: dict[str, list[tuple[float, float, float]]] = {}
+
+    def advance(rng) -> None:
+        prompts = [p for p in app.runner.awaiting() if not p.optional] or app.runner.awaiting()
+        for _ in range(100):
+            try:
+                app.runner.propose(bot.fill(rng.choice(prompts), rng))
+                return
+            except RuleError:
+                continue
+
+    def measure(game: str, make_event) -> list[float]:
+        rng = random.Random(1)
+        app.go_home()
+        app.start_game(game, {"seed": 5})
+        for _ in range(5):
+            EventLoop.idle()
+        samples: list[float] = []
+        while len(samples) < args.events:
+            if app.runner.outcome is not None:
+                app.go_home()
+                app.start_game(game, {"seed": rng.randrange(10**6)})
+            for o in list(app.overlays):
+                o.dismiss()
+            made = make_event(rng)
+            if made is None:
+                advance(rng)
+                EventLoop.idle()
+                continue
+            port, event = made
+            before = len(app.runner.session.log)
+            sent.clear()
+            parts.clear()
+            outbox.put((port, event))
+            deadline = time.perf_counter() + 2.0
+            while time.perf_counter() < deadline:
+                EventLoop.idle()  # one frame: clock (hands the event to the UI thread), layout, draw, flip
+                if len(app.runner.session.log) > before and "t" in sent and "h0" in parts:
+                    end = time.perf_counter()
+                    samples.append((end - sent["t"]) * 1000)
+                    breakdown.setdefault(game, []).append(
+                        ((parts["h0"] - sent["t"]) * 1000, (parts["h1"] - parts["h0"]) * 1000, (end - parts["h1"]) * 1000))
+                    break
+            else:
+                advance(rng)
+        return samples
+
+    def throw(rng):
+        if any(p.action == "land" for p in app.runner.awaiting()):
+            return app.controller.tray, ThrowSettled(time.monotonic(), zone=rng.choice(list(Zone)), face=rng.randint(1, 10))
+        return None
+
+    def lock_wager(rng):
+        players = app.runner.players()
+        for p in app.runner.awaiting():
+            if p.action == "wager" and p.fields[1].min == 0:
+                return app.controller.pads, ButtonPressed(players.index(p.player) + 1, ButtonColour.GRAY, time.monotonic())
+        return None
+
+    results = {
+        "tray: settled d10 (Hell for Leather)": measure("hell-for-leather", throw),
+        "pad: Gray locks a wager (Even/Odd)": measure("even-odd", lock_wager),
+    }
+    outbox.put((None, None))
+    print(f"hardware event -> screen effect, {args.size}, 60 fps pacing (aim: median and p95 under 16 ms)")
+    for name, samples in results.items():
+        samples.sort()
+        p95 = samples[int(0.95 * (len(samples) - 1))]
+        print(f"  {name:<40} n={len(samples):4d}  median {statistics.median(samples):6.1f} ms  "
+              f"p95 {p95:6.1f} ms  max {samples[-1]:6.1f} ms")
+    print("where the time goes (medians): waiting for the next UI tick | rules + store + widgets | layout, "
+          "text and drawing the frame")
+    for game, rows in breakdown.items():
+        wait, work, draw = (statistics.median(r[i] for r in rows) for i in range(3))
+        print(f"  {game:<40} {wait:6.1f} ms | {work:6.1f} ms | {draw:6.1f} ms")
+    drive.stop(app)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Memory over a long, accelerated kiosk session: bots play game after game through the screen.
+
+The kiosk window runs without frame pacing; every action goes through the
+Runner (rules, store with its fsync, screen refresh and panel) exactly as a
+press would, and the game is shown on the play screen throughout. Games of
+all four kinds follow each other back to back. It prints the resident set
+size after a warm-up and at the end, and the growth in percent.
+
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/kiosk_memory.py [--minutes 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as handle:
+        pages = int(handle.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--minutes", type=float, default=3.0, help="how long to play (wall clock)")
+    parser.add_argument("--warmup-games", type=int, default=8)
+    args = parser.parse_args()
+    from kiosk import drive
+    from kiosk.rules import RuleError, bot
+    from kiosk.ui import overlays
+
+    overlays.ANIMATION_SCALE["value"] = 0
+    app = drive.start(tempfile.mkdtemp(prefix="tn-mem-"))
+    rng = random.Random(3)
+    games = [g for g in app.engines if g != "toy"]
+    played = actions = 0
+
+    def play_one() -> None:
+        nonlocal played, actions
+        game = games[played % len(games)]
+        app.go_home()
+        app.start_game(game, {"seed": rng.randrange(10**6)})
+        for _ in range(20_000):
+            if app.runner.outcome is not None:
+                break
+            for o in list(app.overlays):
+                o.dismiss()
+            prompts = app.runner.awaiting()
+            pool = [p for p in prompts if not p.optional] or prompts
+            if game == "clincher" and len(app.runner.session.log) < 60:
+                pool = [p for p in pool if p.action != "end_session"] or pool
+            try:
+                app.runner.propose(bot.fill(rng.choice(pool), rng))
+                actions += 1
+            except RuleError:
+                pass
+            drive.pump(1, draw=actions % 10 == 0)
+        played += 1
+
+    for _ in range(args.warmup_games):
+        play_one()
+    gc.collect()
+    start_rss, start = rss_mb(), time.monotonic()
+    start_games, start_actions = played, actions
+    samples = [start_rss]
+    while time.monotonic() - start < args.minutes * 60:
+        play_one()
+        if played % 8 == 0:
+            gc.collect()
+            samples.append(rss_mb())
+    gc.collect()
+    end_rss = rss_mb()
+    print(f"kiosk memory over {args.minutes:g} min of back-to-back bot games "
+          f"({played - start_games} games, {actions - start_actions} actions after {args.warmup_games} warm-up games)")
+    print(f"  RSS after warm-up {start_rss:7.1f} MB")
+    print(f"  RSS at the end    {end_rss:7.1f} MB   growth {100 * (end_rss - start_rss) / start_rss:+.1f}%")
+    print(f"  RSS samples (MB)  {', '.join(f'{s:.0f}' for s in samples)}")
+    print(f"  sessions stored   {len(app.store.sessions())}")
+    drive.stop(app)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
