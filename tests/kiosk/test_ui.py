@@ -144,3 +144,51 @@ def test_real_game_plays_to_the_end(app, game):
     assert from_hardware, "the simulated table answered nothing"
     stored = app.store.load(app.runner.sid)
     assert stored.state == app.runner.session.state
+
+
+def test_tray_unplugged_shows_at_once_and_recovers(app):
+    from hardware.events import LinkDown, LinkUp
+
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    tray = app.controller.tray
+    tray.emit(LinkDown("sim", "cable pulled", 0.0))
+    drive.pump(1)  # one frame later
+    assert app.play.banner.height > 0 and "unplugged" in app.play.banner_text.text
+    assert "unplugged" in app.play.status.text
+    tray.emit(LinkUp("sim", "back", 0.0))
+    drive.pump(1)
+    assert app.play.banner.height == 0
+
+
+def test_a_throw_the_tray_cannot_read_fully_is_finished_by_touch(app):
+    from hardware.events import ThrowSettled
+
+    if "hell-for-leather" not in app.engines:
+        pytest.skip("Hell for Leather has not landed")
+    drive.press("home:new:hell-for-leather")
+    drive.press("setup:start")
+    runner = app.runner
+    import random as _random
+
+    from kiosk.rules import RuleError, bot
+
+    rng = _random.Random(4)
+    while not any(p.action == "land" for p in runner.awaiting()):
+        required = [p for p in runner.awaiting() if not p.optional]
+        try:
+            runner.propose(bot.fill(rng.choice(required), rng))
+        except RuleError:
+            pass
+        close_overlays(app)
+    before = len(runner.session.log)
+    app.controller.tray.emit(ThrowSettled(0.0, zone=None, face=7))  # the face is known, the zone is not
+    drive.pump(2)
+    assert len(runner.session.log) == before  # nothing guessed
+    assert app.play.current_prompt.action == "land"
+    assert app.play.inputs["face"].value == 7
+    assert "enter the rest by touch" in app.play.error.text
+    drive.press("zone='inside'")
+    drive.press("prompt:confirm")
+    assert len(runner.session.log) == before + 1
+    assert runner.session.log[-1].face == 7
