@@ -214,7 +214,7 @@ class Engine:
         raise NotImplementedError
 
     def why_not(self, state: Any, action: Action) -> RuleError | None:
-        """Optional: the game rule behind refusing an action nobody awaits now.
+        """Optional: the game rule behind refusing an action nobody awaits from this player now.
 
         The session asks this before its generic "not expected now" refusal, so
         a Risk during a Skill Declaration can be refused with the rule that
@@ -293,13 +293,15 @@ class Session:
         if not prompts:
             raise RuleError("the end of the game", f"the game is over: {self.outcome}")
         of_type = [p for p in prompts if p.action == action.type]
-        if not of_type:
+        mine = [p for p in of_type if p.player is None or p.player == action.player]
+        if not mine:
+            # Nobody awaits this move from this player: let the game name its own rule first.
             reason = self.engine.why_not(self.state, action)
             if reason is not None:
                 raise reason
+        if not of_type:
             wanted = ", ".join(sorted({p.action for p in prompts}))
             raise RuleError("what happens next", f"'{action.type}' is not expected now (expected: {wanted})")
-        mine = [p for p in of_type if p.player is None or p.player == action.player]
         if not mine:
             who = ", ".join(sorted({str(p.player) for p in of_type}))
             raise RuleError("whose turn it is", f"{action.player} may not {action.type} now; waiting for {who}")

@@ -123,3 +123,17 @@ def test_nothing_is_accepted_after_the_end():
     bot.play(s, random.Random(2))
     with pytest.raises(RuleError, match="the game is over"):
         s.apply(Add(player="Ann", amount=1))
+
+
+def test_the_engine_names_its_own_rule_for_a_move_awaited_from_someone_else(monkeypatch):
+    s = locked_session()
+    monkeypatch.setattr(
+        ENGINE, "why_not",
+        lambda state, action: RuleError("Bo sits this round out", "Bo is resting") if action.player == "Bo" else None,
+        raising=False,
+    )
+    with pytest.raises(RuleError, match=r"Bo is resting \(rule: Bo sits this round out\)"):
+        s.apply(Add(player="Bo", amount=1))
+    monkeypatch.setattr(ENGINE, "why_not", lambda state, action: None, raising=False)
+    with pytest.raises(RuleError, match="whose turn it is"):
+        s.apply(Add(player="Bo", amount=1))

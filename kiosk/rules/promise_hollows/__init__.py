@@ -75,6 +75,19 @@ class PromiseHollows(Engine):
                 raise RuleError("removed characters take no part", f"{action.player} is out of the story")
         return HANDLERS[action.type](state, action, rng)
 
+    def why_not(self, state: HollowsState, action: Action) -> RuleError | None:
+        """Name the rule when a move is tried that nobody awaits from this player."""
+        who = state.people.get(action.player) if action.player is not None else None
+        if who is not None and not who.active and not (
+            state.options.systems_play and action.type in SYSTEMS_PLAYER_MOVES
+        ):
+            return RuleError("removed characters take no part", f"{action.player} is out of the story")
+        challenge = state.scene.challenge if state.scene else None
+        if action.type == "join_as_third_man" and challenge is not None and challenge.cards:
+            return RuleError("a Third Man speaks up before any card is down",
+                             f"{action.player} is too late: a card is already locked")
+        return None
+
     def view(self, state: HollowsState, viewer: str | None) -> dict[str, Any]:
         if viewer is None:
             return views.public(state)

@@ -115,7 +115,7 @@ def cece_exposed_after_venus():
 
 def test_a_vote_from_a_removed_player_is_refused():
     s = cece_exposed_after_venus()
-    with pytest.raises(RuleError, match="whose turn it is"):
+    with pytest.raises(RuleError, match="Jane is out of the story.*removed characters take no part"):
         do(s, "vote", "Jane", card="Black")
     with pytest.raises(RuleError, match="removed characters take no part"):
         ENGINE.apply(s.state.model_copy(deep=True), actions.Vote(player="Jane", card="Black"), random.Random(0))
