@@ -90,8 +90,8 @@ def make_app_class():
             path = Path(data_dir) / "sessions.sqlite3" if data_dir else default_path()
             self.store = Store(path, engines=games.engine_for)
             self.exports = path.parent / "exports"
-            self.engines = games.available()
-            self.titles = {g: e.title for g, e in self.engines.items()}
+            self._engines: dict[str, Any] | None = None  # loaded just after the first frame
+            self._broken: set[str] = set()
             self.realtime_sim = realtime_sim
             self.runner: Runner | None = None
             self.controller: Controller | None = None
@@ -138,6 +138,30 @@ def make_app_class():
 
         def _first_frame(self, *_):
             self.first_frame_at = time.perf_counter()
+            Clock.schedule_once(lambda dt: self._load_engines(), 0.05)
+
+        # -- games: the menu shows at once, engines load right after the first frame ----
+
+        def _load_engines(self) -> None:
+            if self._engines is None:
+                self._engines = games.available()
+                if self.sm.current == "home":
+                    self.home.rebuild()
+
+        @property
+        def engines(self) -> dict[str, Any]:
+            self._load_engines()
+            return self._engines
+
+        def menu(self) -> list[tuple[str, str]]:
+            """(game, title) for the home screen, without waiting for the engines."""
+            if self._engines is not None:
+                return [(g, e.title) for g, e in self._engines.items()]
+            return [(g, games.MENU_TITLES.get(g, g)) for g in games.modules()]
+
+        def title_of(self, game: str) -> str:
+            engine = (self._engines or {}).get(game)
+            return engine.title if engine else games.MENU_TITLES.get(game, game)
 
         def _open_hardware(self) -> None:
             pads = tray = None

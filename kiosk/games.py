@@ -19,6 +19,17 @@ from kiosk.rules import GAMES, Engine
 log = logging.getLogger(__name__)
 
 
+MENU_TITLES = {
+    "hell-for-leather": "Hell for Leather",
+    "promise-hollows": "Promise Hollows",
+    "even-odd": "The Even/Odd case game",
+    "clincher": "Procedural clincher scenes",
+    "toy": "Toy",
+}
+"""Names for the home screen before an engine is loaded (the kiosk loads engines after its
+first frame, to start fast); once loaded, the engine's own title is used."""
+
+
 def _extra() -> dict[str, str]:
     pairs = [p for p in os.environ.get("TABLE_NOIR_EXTRA_GAMES", "").split(",") if "=" in p]
     return {name.strip(): module.strip() for name, module in (p.split("=", 1) for p in pairs)}

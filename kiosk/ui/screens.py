@@ -63,16 +63,16 @@ class HomeScreen(Screen):
         unfinished = self.app.store.unfinished() if self.app.store else []
         if unfinished:
             info = unfinished[0]
-            title = self.app.titles.get(info.game, info.game)
+            title = self.app.title_of(info.game)
             when = time.strftime("%H:%M", time.localtime(info.updated))
             resume = Big(f"Resume {esc(title)}: {info.actions} moves, last at {when}", kind="accent", size=19)
             resume.tag = "home:resume"
             resume.bind(on_release=lambda *_: self.app.resume(info.id))
             box.add_widget(resume)
         grid = GridLayout(cols=2, spacing=px(8))
-        for game, engine in self.app.engines.items():
+        for game, title in self.app.menu():
             cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
-            play = Big(esc(engine.title), kind="normal", size=21)
+            play = Big(esc(title), kind="normal", size=21)
             play.tag = f"home:new:{game}"
             play.bind(on_release=lambda *_, g=game: self.app.open_setup(g))
             cell.add_widget(play)
@@ -300,9 +300,9 @@ class AttractScreen(Screen):
             self._ticker.cancel()
 
     def _next(self) -> None:
-        titles = [e.title for e in self.app.engines.values()] or ["Story games, refereed"]
-        self.line.text = esc(titles[self.index % len(titles)]) + ": " + BLURBS.get(
-            list(self.app.engines)[self.index % len(titles)] if self.app.engines else "", "")
+        menu = [(g, t) for g, t in self.app.menu() if g != "toy"] or [("", "Story games, refereed")]
+        game, title = menu[self.index % len(menu)]
+        self.line.text = esc(title) + ": " + BLURBS.get(game, "")
         self.index += 1
 
     def on_touch_down(self, touch) -> bool:
