@@ -46,7 +46,7 @@ def show(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ", ".join(show(v) for v in value)
     if isinstance(value, dict):
-        return ", ".join(f"{k} {show(v)}" for k, v in value.items())
+        return ", ".join(f"{str(k).replace('_', ' ')} {show(v)}" for k, v in value.items() if v not in (None, [], {}, ""))
     return str(value)
 
 

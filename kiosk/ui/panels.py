@@ -35,7 +35,12 @@ def lines_of(view: dict[str, Any], skip: set[str] = HIDDEN_KEYS) -> list[tuple[s
     for key, value in view.items():
         if key in skip or value is None or value == [] or value == {}:
             continue
-        if isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()):
+        if isinstance(value, dict) and value and not any(isinstance(v, (dict, list)) for v in value.values()) \
+                and any(isinstance(k, str) and "_" in k for k in value):
+            for sub, v in value.items():  # a record such as a player's own secrets: one line each
+                if v not in (None, [], {}, ""):
+                    out.append((label(sub), show(v)))
+        elif isinstance(value, dict) and all(isinstance(v, dict) for v in value.values()):
             for name, sub in value.items():
                 parts = [f"{label(k)} {show(v)}" for k, v in sub.items() if v not in (None, [], {})]
                 out.append((f"{label(key)}: {name}", "; ".join(parts)))
@@ -204,7 +209,8 @@ class PromiseHollowsPanel(GenericPanel):
         lines.append(("Players", None))
         for p in view.get("players") or []:
             out = f", out ({p['out']})" if p.get("out") else ""
-            lines.append((f"{p.get('player')} ({p.get('character')})",
+            who = f"{p.get('player')} ({p['character']})" if p.get("character") else str(p.get("player"))
+            lines.append((who,
                           f"{p.get('role')}, Color {p.get('color')}, Private Die {p.get('private_die')}{out}"))
         for key in ("face_off", "third_man", "challenge", "winner"):
             if view.get(key):

@@ -275,7 +275,9 @@ class PlayScreen(Screen):
             waiting = [p for p in secret if p.action == rnd.action]
             text = waiting[0].text if len(waiting) == 1 else rnd.action.replace("_", " ").capitalize()
             box.add_widget(Text(f"Secret choice: [b]{esc(text)}[/b]", size=19))
-            box.add_widget(Text("Choose on your pad, or on screen where only you look.", size=14, color=theme.DIM))
+            padable = all(len(p.fields) == 1 and p.fields[0].kind == "choice" for p in waiting)
+            box.add_widget(Text("Choose on your pad, or on screen where only you look." if padable else
+                                "Answer on screen where only you look: pass the screen over.", size=14, color=theme.DIM))
             for name in rnd.locked:
                 box.add_widget(Text(f"  [b]{esc(name)}[/b]: locked in", size=18, color=(0.55, 0.85, 0.6, 1)))
             for p in waiting:

@@ -55,7 +55,7 @@ class HomeScreen(Screen):
         box.clear_widgets()
         head = BoxLayout(size_hint_y=None, height=px(52))
         head.add_widget(Text("TABLE NOIR", size=32, bold=True, color=theme.ACCENT, fit=False))
-        op = Big("Operator", kind="quiet", size=15, size_hint_x=None, width=px(130))
+        op = Big("Operator", kind="normal", size=15, size_hint_x=None, width=px(130))
         op.tag = "home:operator"
         op.bind(on_release=lambda *_: self.app.ask_operator())
         head.add_widget(op)
@@ -77,7 +77,7 @@ class HomeScreen(Screen):
             play.bind(on_release=lambda *_, g=game: self.app.open_setup(g))
             cell.add_widget(play)
             cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
-            rules = Big("Rules sheet", kind="quiet", size=14, height=px(48))
+            rules = Big("Rules sheet", kind="normal", size=14, height=px(48))
             rules.tag = f"home:rules:{game}"
             rules.bind(on_release=lambda *_, g=game: self.app.open_rules(g))
             cell.add_widget(rules)
