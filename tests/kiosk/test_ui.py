@@ -192,3 +192,46 @@ def test_a_throw_the_tray_cannot_read_fully_is_finished_by_touch(app):
     drive.press("prompt:confirm")
     assert len(runner.session.log) == before + 1
     assert runner.session.log[-1].face == 7
+
+
+def test_kiosk_killed_mid_game_resumes_exactly_as_shown(app, tmp_path):
+    """Kill the real kiosk (SIGKILL) mid-game; the next start resumes with the same screen."""
+    import json
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from kiosk.runner import Runner
+    from kiosk.store import Store
+
+    from .kill_kiosk import screen_text
+
+    root = Path(__file__).resolve().parents[2]
+    data = tmp_path / "kiosk-data"
+    child = subprocess.Popen([sys.executable, "-m", "tests.kiosk.kill_kiosk", str(data), "even-odd", "3"],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=root,
+                             env={**os.environ, "PYTHONPATH": str(root)})
+    shown = {}
+    try:
+        for line in child.stdout:
+            if line.startswith("SHOWN"):
+                _, n, text = line.split(" ", 2)
+                shown[int(n)] = json.loads(text)
+                if int(n) >= 9:
+                    break
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()
+    assert shown, "the kiosk showed nothing before it was killed"
+    last = max(shown)
+    store = Store(data / "sessions.sqlite3", engines=app.store.engines)
+    (info,) = store.unfinished()
+    resumed = Runner.resume(store, info.id)
+    assert len(resumed.session.log) >= last  # nothing that was shown is lost
+    while len(resumed.session.log) > last:  # (an action stored but not yet drawn may follow)
+        resumed.undo()
+    app._attach(resumed)
+    close_overlays(app)
+    drive.pump(2)
+    assert screen_text(app) == shown[last]
