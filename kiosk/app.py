@@ -191,6 +191,7 @@ def make_app_class():
             trigger = Clock.create_trigger(lambda dt: self.controller.drain(), 0)
             self.controller = Controller(pads, tray, post=lambda fn: trigger())
             self.controller.on_message = self.message
+            self.controller.on_handled.append(self._hardware_activity)
             self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
             self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
 
@@ -323,6 +324,13 @@ def make_app_class():
 
         def _on_any_touch(self, *_args) -> None:
             self.last_input = time.monotonic()
+
+        def _hardware_activity(self, handled) -> None:
+            """A pad press counts as someone at the table: it ends or delays attract mode."""
+            if type(handled.event).__name__ == "ButtonPressed":
+                self.last_input = time.monotonic()
+                if self.sm.current == "attract":
+                    self.end_attract()
 
         def _idle_check(self, *_):
             idle = time.monotonic() - self.last_input

@@ -36,6 +36,27 @@ from .panels import panel_for, private_lines
 from .theme import Big, Filled, Text, px
 
 
+_SOUND: dict[str, Any] = {}
+
+
+def _tick_sound() -> None:
+    """A short tick from kiosk/assets/tick.wav; silent where there is no audio device."""
+    if "tick" not in _SOUND:
+        try:
+            from pathlib import Path
+
+            from kivy.core.audio import SoundLoader
+
+            _SOUND["tick"] = SoundLoader.load(str(Path(__file__).resolve().parents[1] / "assets" / "tick.wav"))
+        except Exception:  # noqa: BLE001 - no audio is not an error at a game table
+            _SOUND["tick"] = None
+    if _SOUND["tick"] is not None:
+        try:
+            _SOUND["tick"].play()
+        except Exception:  # noqa: BLE001
+            pass
+
+
 def describe(action) -> str:
     """A short public description of an action, for the undo question."""
     data = action.model_dump(exclude={"type", "player"})
@@ -210,6 +231,8 @@ class PlayScreen(Screen):
             widget.submit_to((lambda p=prompt: self.submit(p)) if single else None)
             self.inputs[f.name] = widget
             box.add_widget(widget)
+        if prompt.action == "count" and self.runner.engine.game == "hell-for-leather":
+            box.add_widget(self._five_count())
         if not single:
             ok = self._button("prompt:confirm", "Confirm" if prompt.fields else "Go on", kind="accent", size=20)
             ok.handler = lambda p=prompt: self.submit(p)
@@ -256,6 +279,24 @@ class PlayScreen(Screen):
             b.parent.remove_widget(b)
         b.tag = tag
         return b
+
+    def _five_count(self) -> Big:
+        """After a shaky throw the table counts to five before reading the dice: shown big, with a tick."""
+        button = self._button("prompt:five-count", "The Heat wobbled: start the five-count", kind="normal", size=17)
+        button.handler = lambda: self._count_down(button, 5)
+        return button
+
+    def _count_down(self, button: Big, left: int) -> None:
+        from kivy.clock import Clock
+
+        from .overlays import ANIMATION_SCALE
+
+        _tick_sound()
+        if left == 0:
+            button.text = "Five! Read the dice now."
+            return
+        button.text = f"[size={int(theme.font(30))}][b]{left}[/b][/size]   counting to five..."
+        Clock.schedule_once(lambda dt: self._count_down(button, left - 1), 1.0 * ANIMATION_SCALE["value"])
 
     def _open_optional(self, prompt) -> None:
         if not prompt.fields:

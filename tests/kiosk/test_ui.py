@@ -235,3 +235,29 @@ def test_kiosk_killed_mid_game_resumes_exactly_as_shown(app, tmp_path):
     close_overlays(app)
     drive.pump(2)
     assert screen_text(app) == shown[last]
+
+
+def test_five_count_after_a_shaky_throw(app):
+    if "hell-for-leather" not in app.engines:
+        pytest.skip("Hell for Leather has not landed")
+    import random as _random
+
+    from kiosk.rules import RuleError, bot
+
+    drive.press("home:new:hell-for-leather")
+    drive.press("setup:start")
+    runner, rng = app.runner, _random.Random(8)
+    while [p.action for p in runner.awaiting() if not p.optional] != ["count"]:
+        required = [p for p in runner.awaiting() if not p.optional and p.action not in ("risk",)]
+        if not required or runner.outcome:
+            pytest.skip("this seed never reached a count")
+        try:
+            runner.propose(bot.fill(rng.choice(required), rng))
+        except RuleError:
+            pass
+        close_overlays(app)
+    drive.pump(2)
+    drive.press("prompt:five-count")
+    for _ in range(10):
+        drive.pump(1)
+    assert "Read the dice now" in drive.find("prompt:five-count").text
