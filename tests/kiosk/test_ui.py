@@ -261,3 +261,29 @@ def test_five_count_after_a_shaky_throw(app):
     for _ in range(10):
         drive.pump(1)
     assert "Read the dice now" in drive.find("prompt:five-count").text
+
+
+def test_operator_exports_the_session_and_clears_data(app):
+    import json
+
+    from kiosk.rules import Session
+
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    app.runner.propose({"type": "lock", "player": "Ann", "number": 2})
+    sid = app.runner.sid
+    drive.press("bar:menu")
+    for key in app.config_hw.kiosk.operator_pin:
+        drive.press(f"pin:{key}")
+    drive.press("op:export")
+    log = app.exports / f"session-{sid}.jsonl"
+    header, *actions = [json.loads(line) for line in log.read_text().splitlines()]
+    replayed = Session(games.engine_for(header["game"]), header["setup"])
+    for action in actions:
+        replayed.apply(action)
+    assert replayed.state == app.runner.session.state
+    assert "locked a number" in (app.exports / f"session-{sid}-recap.txt").read_text()
+    drive.press("op:clear")
+    drive.press("confirm:yes")
+    assert app.store.sessions() == [] and app.sm.current == "home"
+    assert not drive.find_all("home:resume")
