@@ -118,12 +118,8 @@ def make_app_class():
             root = FloatLayout()
             root.add_widget(self.sm)
             self.sim_panel = None
-            self.sim_button = Big("SIM", kind="quiet", size=13, size_hint=(None, None), width=px(56), height=px(48),
-                                  pos_hint={"right": 1, "y": 0}, opacity=0.6)
-            self.sim_button.tag = "sim:toggle"
-            self.sim_button.bind(on_release=lambda *_: self.toggle_sim())
-            if self.sim_pads is not None or self.sim_tray is not None:
-                root.add_widget(self.sim_button)
+            # The sim panel opens with F2 anywhere, or the SIM button in the play screen's top bar.
+            self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
             self.toast = Filled(size_hint=(0.9, None), height=0, pos_hint={"center_x": 0.5, "y": 0.02},
                                 bg=(0.25, 0.1, 0.1, 0.95), padding=px(6), opacity=0)
             self.toast_text = Text("", size=16, fit=False)

@@ -88,6 +88,7 @@ class PlayScreen(Screen):
             b.bind(on_release=lambda *_, h=handler: h())
             bar.add_widget(b)
         root.add_widget(bar)
+        self.bar = bar
         # tray banner (only while the tray is away)
         self.banner = Filled(size_hint_y=None, height=0, bg=theme.BAD, padding=(px(8), 0))
         self.banner_text = Text("", size=16, bold=True, fit=False)
@@ -114,6 +115,13 @@ class PlayScreen(Screen):
         self.recent = Text("", size=14, color=theme.DIM)
         root.add_widget(self.recent)
         self.add_widget(root)
+
+    def show_sim_button(self, shown: bool) -> None:
+        if shown:
+            b = Big("SIM", kind="quiet", size=14, size_hint_x=0.07)
+            b.tag = "sim:toggle"
+            b.bind(on_release=lambda *_: self.app.toggle_sim())
+            self.bar.add_widget(b, index=len(self.bar.children) - 2)  # just after the status text
 
     # -- attaching a game ----------------------------------------------------
 

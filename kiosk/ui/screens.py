@@ -174,27 +174,47 @@ class RulesScreen(Screen):
         root.add_widget(back)
         self.add_widget(root)
 
+    def _table(self, rows: list[list[str]]) -> GridLayout:
+        return _table_grid(rows)
+
     def load(self, game: str, back_to: str) -> None:
         self.back_to = back_to
         self.body.clear_widgets()
         path = ASSETS / "rules" / f"{game}.md"
         text = path.read_text(encoding="utf-8") if path.exists() else f"# {game}\nNo reference sheet yet."
-        for line in text.splitlines():
+        table: list[list[str]] = []
+        for line in text.splitlines() + [""]:
+            if line.startswith("|"):
+                cells = [c.strip() for c in line.strip().strip("|").split("|")]
+                if not all(set(c) <= set("-: ") for c in cells):
+                    table.append(cells)
+                continue
+            if table:
+                self.body.add_widget(self._table(table))
+                table = []
             if not line.strip():
                 self.body.add_widget(theme.spacer(4))
             elif line.startswith("# "):
                 self.body.add_widget(Text(esc(line[2:]), size=26, bold=True, color=theme.ACCENT))
             elif line.startswith("## "):
                 self.body.add_widget(Text(esc(line[3:]), size=20, bold=True, color=theme.ACCENT))
-            elif line.startswith("|"):
-                cells = [c.strip() for c in line.strip("|").split("|")]
-                if all(set(c) <= set("-: ") for c in cells):
-                    continue
-                self.body.add_widget(Text("   ".join(esc(c) for c in cells), size=15))
             else:
-                self.body.add_widget(Text(esc(line.lstrip("- ")) if not line.startswith("- ") else "- " + esc(line[2:]),
-                                          size=16))
+                self.body.add_widget(Text("- " + esc(line[2:]) if line.startswith("- ") else esc(line), size=16))
         self.scroll.scroll_y = 1
+
+
+def _table_grid(rows: list[list[str]]) -> GridLayout:
+    """A small table: the first row bold, cells on a light grid so the columns line up."""
+    grid = GridLayout(cols=max(len(r) for r in rows), spacing=px(2), size_hint_y=None, padding=px(2))
+    grid.bind(minimum_height=grid.setter("height"))
+    for i, row in enumerate(rows):
+        for cell in row:
+            box = Filled(bg=theme.RAISED if i == 0 else theme.PANEL, size_hint_y=None, padding=(px(6), px(3)))
+            label_widget = Text(esc(cell), size=15, bold=i == 0)
+            box.add_widget(label_widget)
+            label_widget.bind(height=lambda w, h, b=box: setattr(b, "height", h + px(6)))
+            grid.add_widget(box)
+    return grid
 
 
 class OperatorScreen(Screen):

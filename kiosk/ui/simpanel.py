@@ -21,7 +21,7 @@ from .theme import Big, Filled, MarkedButton, Text, px
 
 class SimPanel(Filled):
     def __init__(self, app, **kw) -> None:
-        super().__init__(orientation="vertical", bg=(0.10, 0.12, 0.15, 0.97), padding=px(8), spacing=px(6), **kw)
+        super().__init__(orientation="vertical", bg=(0.10, 0.12, 0.15, 1), padding=px(8), spacing=px(6), **kw)
         self.app = app
         self.rebuild()
 
