@@ -287,3 +287,27 @@ def test_operator_exports_the_session_and_clears_data(app):
     drive.press("confirm:yes")
     assert app.store.sessions() == [] and app.sm.current == "home"
     assert not drive.find_all("home:resume")
+
+
+def _small_buttons():
+    from kivy.uix.button import Button
+
+    return [(getattr(w, "tag", ""), w.text[:30], round(w.height)) for root in drive.roots() for w in drive.walk(root)
+            if isinstance(w, Button) and w.get_root_window() is not None and w.height < 48]
+
+
+@pytest.mark.parametrize("game", [g for g in games.modules() if g != "toy"])
+def test_touch_targets_are_finger_sized(app, game):
+    if game not in app.engines:
+        pytest.skip(f"{game} engine has not landed yet")
+    assert _small_buttons() == []  # home
+    drive.press(f"home:new:{game}")
+    drive.pump(3)
+    assert _small_buttons() == []  # setup wizard
+    drive.press("setup:start")
+    drive.pump(3)
+    assert _small_buttons() == []  # play screen
+    app.toggle_sim()
+    drive.pump(3)
+    assert _small_buttons() == []  # sim panel
+    app.toggle_sim()
