@@ -212,9 +212,16 @@ class PromiseHollowsPanel(GenericPanel):
             who = f"{p.get('player')} ({p['character']})" if p.get("character") else str(p.get("player"))
             lines.append((who,
                           f"{p.get('role')}, Color {p.get('color')}, Private Die {p.get('private_die')}{out}"))
-        for key in ("face_off", "third_man", "challenge", "winner"):
-            if view.get(key):
-                lines.append((label(key), show(view[key])))
+        if scene.get("turn"):
+            lines.append(("Betting", f"{scene['turn']} to act; passed: {', '.join(scene.get('passed') or []) or 'nobody'}"))
+        if scene.get("challenge"):
+            lines.append(("Challenge", show(scene["challenge"])))
+        if view.get("face_off"):
+            lines.append(("Face-Off", show(view["face_off"])))
+        if view.get("exposed"):
+            lines.append(("Exposed", show(view["exposed"])))
+        if view.get("winners"):
+            lines.append(("Winners", ", ".join(view["winners"])))
         self.show_lines(lines)
 
 
