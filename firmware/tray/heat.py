@@ -53,6 +53,11 @@ import math
 MIN_VALID_MM = 30
 MAX_VALID_MM = 1200
 
+# A piezo level (0..1 of full scale) at or above which the tray tells the tracker of a knock
+# (``HeatTracker.knock``): over the faint tap of a die set down by hand, under the knock of a
+# Heat die falling onto the tray.
+KNOCK_LEVEL = 0.1
+
 
 def _median(values):
     ordered = sorted(values)
@@ -164,6 +169,8 @@ class HeatTracker:
         fall_window=3,
         settle=3,
         steady_above=15,
+        tumble=2,
+        bounce_mm=60.0,
         min_mm=MIN_VALID_MM,
         max_mm=MAX_VALID_MM,
     ):
@@ -177,11 +184,15 @@ class HeatTracker:
         self.fall_window = fall_window
         self.settle = settle
         self.steady_above = steady_above
+        self.tumble = tumble
+        self.bounce_mm = bounce_mm
         self.min_mm = min_mm
         self.max_mm = max_mm
         self.level = None
         self.samples = 0  # readings fed, valid or not
         self.rejected = 0  # readings skipped as dropouts / out-of-range codes
+        self.knocks = False  # the tray has told of a knock: its piezo is working (see knock())
+        self._knock_at = None  # the readings fed when the last knock came
         self._reset_state()
 
     def _reset_state(self):
@@ -194,6 +205,11 @@ class HeatTracker:
         self._high_k, self._high_n = None, 0  # a steady level well above the stack, and for how long
         self._handled = False  # a hand has been at the stack since it was last steady
         self._blind = False  # the sensor saw nothing for a while since the stack was last steady
+        self._top_at = self.samples  # the last reading of the stack at its level
+        self._knock_since = None  # the first knock since then
+        self._fall_at = None  # the first reading below the top since then, if any
+        self._fall_low = None  # and the lowest level seen since that one
+        self._fall_unseen = False  # that first reading came straight after a blind spell
 
     def reset(self, calibration=None):
         """Forget the stack (and optionally take a new calibration)."""
@@ -237,10 +253,48 @@ class HeatTracker:
         self._handled = self._blind = False
         self._run = []
         self._recent = []  # that hand's work is done
+        self._saw_top()
+        self._fall_at = self._fall_low = None
         events.append({"type": "height", "dice": k})
         return events
 
+    def _saw_top(self):
+        """The stack was just read at its level: knocks before this one (bar the last sample's) are old news."""
+        self._top_at = self.samples
+        recent = self._knock_at is not None and self._knock_at >= self.samples - 1
+        self._knock_since = self._knock_at if recent else None
+
+    def _felt_fall(self):
+        """Did a knock come after the last reading of the old top, and by the first one below it?"""
+        if self._fall_at is None:
+            last = self.samples
+        elif self._fall_unseen:
+            last = self._fall_at - 1  # first seen lower after a blind spell: the knock must come first
+        else:
+            last = self._fall_at + self.tumble  # falling dice hit the tray a moment after they go
+        return self._knock_since is not None and self._knock_since <= last
+
+    def _unfelt_visitor(self):
+        """Something crossed the beam (two readings or more) and the tray felt no knock: a hand.
+
+        A thrown d10 that crosses the beam lands with a knock. Only with a piezo.
+        """
+        return self.knocks and self._knock_since is None and sum(self._recent) >= 2
+
     # -- the tracker -----------------------------------------------------
+    def knock(self, t=None):
+        """The tray felt a knock (its piezo is not quiet): a die hit it, or the table was bumped.
+
+        Optional: a build with no piezo never calls it. Once called, the tracker
+        counts on it: a stack found lower after a spell it could not watch is a
+        fall only if a knock came after the stack was last seen at its level;
+        dice lifted off by a hand make no knock. ``t`` is only passed through.
+        """
+        self.knocks = True
+        self._knock_at = self.samples
+        if self._knock_since is None:
+            self._knock_since = self.samples
+
     def feed(self, mm, t=None):
         """One reading in; a list of event dicts out (usually empty)."""
         self.samples += 1
@@ -258,7 +312,7 @@ class HeatTracker:
                 if sum(self._recent) >= 2:
                     self._handled = True  # something was over the stack as the sensor went blind
             return []
-        self._blind_run = 0
+        blind_before, self._blind_run = self._blind_run, 0
 
         if self.level is None:
             # The first height: believed after a longer steady stretch than later changes.
@@ -307,14 +361,60 @@ class HeatTracker:
             # rather than let it break the count.
             _push(self._run, None, self.settle)
             return []
+        prev_at = self._prev_at
         self._prev_h, self._prev_k, self._prev_at = h, k, self.samples
         _push(self._run, k, self.settle)
 
-        # A fall, seen by nobody's hand: two stack readings in a row clean at the same lower
-        # level, or, for a total fall (there being nothing lower), one reading below the top
-        # and then one clean at the floor.
-        if not self._handled and not self._blind and k is not None and k < level:
-            if prev_k == k or (k == 0 and prev_h is not None and prev_h < level - self.depart):
+        # Is a fall under way? Note the first reading below the top, and the lowest level since.
+        fall_at, fall_low = self._fall_at, self._fall_low
+        if h >= level - self.depart:
+            if k == level:
+                self._saw_top()
+            self._fall_at = self._fall_low = None
+        else:
+            nearest = int(math.floor(h + 0.5))
+            if fall_at is None:
+                self._fall_at, self._fall_low = self.samples, nearest
+                self._fall_unseen = blind_before >= self.blind_min
+            elif nearest < fall_low:
+                self._fall_low = nearest
+
+        # A fall, seen by nobody's hand.
+        if not self._handled and not self._blind and h < level - self.depart and not self._unfelt_visitor():
+            near = int(math.floor(h + 0.5))
+            # A total fall: a reading below the top, then one clean at the floor (nothing is lower).
+            if k == 0 and prev_h is not None and prev_h < level - self.depart:
+                return self._change(k, "collapse")
+            # Low down, a die bouncing off the tray floor may be what the sensor sees: one reading
+            # alone, or the first two of a fall (one may be of dice on their way down), can agree
+            # by chance on a level the stack is not at. There, those need one more reading.
+            bounce = 1 <= near <= self.bounce_mm / self.calibration.die_mm + self.clean_tol
+            first_two = fall_at is not None and prev_at == fall_at
+            # Two stack readings in a row clean at the same lower level.
+            if k is not None and prev_k == k and not (bounce and first_two):
+                return self._change(k, "collapse")
+            # Or nearest to the same level, with their mean clean, once the first reading of the
+            # fall (which may be of dice on their way down) is behind.
+            if (
+                not bounce
+                and not first_two
+                and prev_h is not None
+                and near >= 0
+                and int(math.floor(prev_h + 0.5)) == near
+                and abs((prev_h + h) / 2.0 - near) <= self.clean_tol
+            ):
+                return self._change(near, "collapse")
+            # Dice in the beam on their way down are out of it within ``tumble`` samples: a clean
+            # reading that long after the fall began, no higher than any since, is the new top.
+            if (
+                not bounce
+                and k is not None
+                and fall_at is not None
+                and self.samples - fall_at >= self.tumble
+                and k <= fall_low
+                and prev_h is not None
+                and h <= prev_h + self.clean_tol
+            ):
                 return self._change(k, "collapse")
 
         settled = self._settled_level()
@@ -325,6 +425,10 @@ class HeatTracker:
             return []
         if settled > level:
             return self._change(settled, "add")
-        # Lower and steady, the slow way: dice taken off by a hand seen at the stack; else a
-        # fall (one the fast way could not confirm, or one that happened while the sensor was blind).
+        # Lower and steady, the slow way: a fall the fast way could not confirm, one that happened
+        # while the sensor was blind, or dice taken off by a hand. With a piezo, a knock after the
+        # stack was last seen at its level says fall; without one, a hand seen at the stack says
+        # dice taken off.
+        if self.knocks:
+            return self._change(settled, "collapse" if self._felt_fall() else "remove")
         return self._change(settled, "remove" if self._handled else "collapse")

@@ -214,12 +214,13 @@ def test_a_fall_while_the_sensor_was_blind_is_still_a_fall():
 def test_a_die_bouncing_through_the_beam_just_after_a_fall_does_not_delay_it():
     rng = random.Random(15)
     before = steady(3, 30, rng)
-    # Down to 1; the second reading of the new top comes after a fallen die crosses the beam.
-    trace = before + [mm(1, rng), int(EMPTY - 40), mm(1, rng)] + steady(1, 10, rng)
+    # Down to 1, low enough for a bounce to be seen: the fall needs three readings of the new
+    # top, and the third comes after a fallen die crosses the beam.
+    trace = before + [mm(1, rng), mm(1, rng), int(EMPTY - 40), mm(1, rng)] + steady(1, 10, rng)
     _, events = run(trace)
     (i, collapse), = kinds(events, "collapse")
     assert collapse == {"type": "collapse", "fell": 2, "standing": 1}
-    assert i == len(before) + 2
+    assert i == len(before) + 3
 
 
 def test_a_hand_half_hidden_by_a_blind_spell_still_counts_as_a_hand():

@@ -74,7 +74,8 @@ def test_every_fall_is_reported_once_with_the_right_count(top, data, before, aft
     assert [e for _, e in falls] == [{"type": "collapse", "fell": top - standing, "standing": standing}]
     assert [e["type"] for _, e in events].count("height") == 2
     i, _ = falls[0]
-    assert i - start + 1 <= 2 + (tumble is not None) + dropout  # two readings of the new top
+    # Two readings of the new top; three where a die bouncing off the floor reaches (1-4 dice of 16 mm).
+    assert i - start + 1 <= 2 + (1 <= standing <= 4) + (tumble is not None) + dropout
     assert tracker.level == standing
 
 
