@@ -9,8 +9,9 @@ Two layers:
   It also keeps ``truth``, a record of what really happened and on which
   sample it became visible, so tests and benchmarks can grade a detector.
 * ``SimTray`` is a ``Tray`` port built on it: the simulator, the very Heat
-  tracker the firmware runs (``firmware.tray.heat``) and the firmware's
-  impact/settle detector, emitting the same events a real tray does.
+  tracker the firmware runs (``firmware.tray.heat``, told of piezo knocks as
+  the firmware tells it) and the firmware's impact/settle detector, emitting
+  the same events a real tray does.
 
 What the simulated sensor does, and why (numbers are per sample, one sample
 per timing budget, 33 ms by default):
@@ -53,7 +54,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Optional
 
-from firmware.tray.heat import Calibration, HeatTracker
+from firmware.tray.heat import KNOCK_LEVEL, Calibration, HeatTracker
 from firmware.tray.impact import ImpactDetector
 
 from .config import Config, GeometryConfig
@@ -444,6 +445,8 @@ class SimTray(Tray):
             out = []
             if self.stream_distance:
                 out.append(DistanceSample(shown, t))
+            if sample.piezo >= KNOCK_LEVEL:
+                self.tracker.knock(sample.t)  # the tray's piezo helps tell a fall from a hand
             for event in self.tracker.feed(mm, sample.t):
                 out.append(_heat_event(event, t))
             for event in self.impacts.feed(sample.piezo, t_ms):

@@ -25,7 +25,7 @@ out the empty distance and the die size, and the Heat tracker starts afresh.
 """
 
 from . import protocol
-from .heat import Calibration, HeatTracker, calibrate_from
+from .heat import KNOCK_LEVEL, Calibration, HeatTracker, calibrate_from
 from .impact import ImpactDetector
 
 FIRMWARE_VERSION = "0.1.0"
@@ -181,6 +181,8 @@ class TrayApp:
                 self.error("internal", "%s failed: %r" % (command["cmd"], err), t_ms)
 
     def on_piezo(self, level, t_ms):
+        if level is not None and level >= KNOCK_LEVEL:
+            self.tracker.knock(t_ms / 1000.0)  # helps the Heat tracker tell a fall from a hand
         for event in self.impact.feed(level, t_ms):
             kind = event.pop("type")
             self.send(kind, t_ms, event)

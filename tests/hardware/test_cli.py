@@ -34,7 +34,7 @@ def test_a_scripted_table_shows_presses_heat_changes_and_a_collapse(table):
     tray.step_until_idle()
     tray.add_die()
     tray.step_until_idle()
-    tray.topple()
+    tray.topple(3)  # all three dice: the monitor line below names the count
     tray.step_until_idle()
     monitor.drain()
     shown = lines(monitor)
