@@ -255,7 +255,7 @@ class PlayScreen(Screen):
         key = (f.name, f.kind, repr(f.choices), f.min, f.max, f.unique, f.label)
         widget = self._inputs_cache.get(key)
         if widget is None:
-            if len(self._inputs_cache) > 80:
+            if len(self._inputs_cache) > 40:
                 self._inputs_cache.clear()
             widget = self._inputs_cache[key] = for_field(f)
         else:
@@ -278,7 +278,7 @@ class PlayScreen(Screen):
         key = f"{tag}|{text}|{kind}"
         b = self._buttons_cache.get(key)
         if b is None:
-            if len(self._buttons_cache) > 120:
+            if len(self._buttons_cache) > 60:
                 self._buttons_cache.clear()
             b = self._buttons_cache[key] = Big(text, kind=kind, size=size, **kw)
             b.tag = tag
