@@ -105,21 +105,13 @@ def make_app_class():
 
         def build(self):
             Window.clearcolor = theme.BG
-            self._open_hardware()
+            self.controller = None  # the hardware opens right after the first frame (see _first_frame)
             self.sm = ScreenManager(transition=NoTransition())
-            self.home = HomeScreen(self)
-            self.setup_screen = SetupScreen(self)
-            self.play = PlayScreen(self)
-            self.rules = RulesScreen(self)
-            self.operator = OperatorScreen(self)
-            self.attract = AttractScreen(self)
-            for screen in (self.home, self.setup_screen, self.play, self.rules, self.operator, self.attract):
-                self.sm.add_widget(screen)
+            self._screens: dict[str, Any] = {}
+            self.sm.add_widget(self._screen("home"))
             root = FloatLayout()
             root.add_widget(self.sm)
             self.sim_panel = None
-            # The sim panel opens with F2 anywhere, or the SIM button in the play screen's top bar.
-            self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
             self.toast = Filled(size_hint=(0.9, None), height=0, pos_hint={"center_x": 0.5, "y": 0.02},
                                 bg=(0.25, 0.1, 0.1, 0.95), padding=px(6), opacity=0)
             self.toast_text = Text("", size=16, fit=False)
@@ -134,7 +126,36 @@ def make_app_class():
 
         def _first_frame(self, *_):
             self.first_frame_at = time.perf_counter()
-            Clock.schedule_once(lambda dt: self._load_engines(), 0.05)
+            Clock.schedule_once(lambda dt: self.ready(), 0)
+
+        def ready(self) -> None:
+            """Everything the first frame did not need: the hardware, the engines, the other screens."""
+            if self.controller is None:
+                self._open_hardware()
+                self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
+            self._load_engines()
+
+        # -- screens are built on first use, so the home screen shows at once ----------
+
+        SCREENS = {"home": "HomeScreen", "setup": "SetupScreen", "play": "PlayScreen", "rules": "RulesScreen",
+                   "operator": "OperatorScreen", "attract": "AttractScreen"}
+
+        def _screen(self, name: str):
+            screen = self._screens.get(name)
+            if screen is None:
+                kinds = {"HomeScreen": HomeScreen, "SetupScreen": SetupScreen, "PlayScreen": PlayScreen,
+                         "RulesScreen": RulesScreen, "OperatorScreen": OperatorScreen, "AttractScreen": AttractScreen}
+                screen = self._screens[name] = kinds[self.SCREENS[name]](self)
+                if name != "home":
+                    self.sm.add_widget(screen)
+            return screen
+
+        home = property(lambda self: self._screen("home"))
+        setup_screen = property(lambda self: self._screen("setup"))
+        play = property(lambda self: self._screen("play"))
+        rules = property(lambda self: self._screen("rules"))
+        operator = property(lambda self: self._screen("operator"))
+        attract = property(lambda self: self._screen("attract"))
 
         # -- games: the menu shows at once, engines load right after the first frame ----
 
@@ -206,9 +227,11 @@ def make_app_class():
         # -- navigation ------------------------------------------------------------
 
         def show_screen(self, name: str) -> None:
+            self._screen(name)
             self.sm.current = name
 
         def go_home(self) -> None:
+            self.ready()
             self.controller.runner = None
             self.show_screen("home")
             self.home.rebuild()
@@ -231,6 +254,7 @@ def make_app_class():
                 self.message(f"Cannot resume session {sid}: {err}")
 
         def _attach(self, runner: Runner) -> None:
+            self.ready()
             self.runner = runner
             self.controller.runner = runner
             self.play.attach(runner)

@@ -25,6 +25,8 @@ def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool 
     app._run_prepare()
     EventLoop.window.size = size  # the first app's window is reused; keep its size honest
     pump(2)
+    app.ready()  # what the app does right after its first frame, done now for a deterministic start
+    pump(1)
     return app
 
 
