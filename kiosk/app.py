@@ -65,15 +65,17 @@ def make_app_class():
 
     from hardware.config import load_config
     from kiosk import games
-    from kiosk.controller import Controller
-    from kiosk.runner import Runner
     from kiosk.store import Store, default_path
     from kiosk.ui import theme
-    from kiosk.ui.overlays import Confirm, PinPad
-    from kiosk.ui.play import PlayScreen
-    from kiosk.ui.screens import AttractScreen, HomeScreen, OperatorScreen, RulesScreen, SetupScreen
-    from kiosk.ui.simpanel import SimPanel
-    from kiosk.ui.theme import Big, Filled, Text, px
+    from kiosk.ui.screens import HomeScreen
+    from kiosk.ui.theme import Filled, Text, px
+
+    # Only what the home screen needs is imported before the first frame; the rest
+    # (play screen, overlays, controller, sim panel) is imported when first used.
+    def runner_class():
+        from kiosk.runner import Runner
+
+        return Runner
 
     class TableNoirApp(App):
         title = "Table Noir"
@@ -93,7 +95,7 @@ def make_app_class():
             self._engines: dict[str, Any] | None = None  # loaded just after the first frame
             self._broken: set[str] = set()
             self.realtime_sim = realtime_sim
-            self.runner: Runner | None = None
+            self.runner = None  # the Runner of the game on screen
             self.controller: Controller | None = None
             self.sim_pads = self.sim_tray = None
             self.overlays: list = []
@@ -143,9 +145,10 @@ def make_app_class():
         def _screen(self, name: str):
             screen = self._screens.get(name)
             if screen is None:
-                kinds = {"HomeScreen": HomeScreen, "SetupScreen": SetupScreen, "PlayScreen": PlayScreen,
-                         "RulesScreen": RulesScreen, "OperatorScreen": OperatorScreen, "AttractScreen": AttractScreen}
-                screen = self._screens[name] = kinds[self.SCREENS[name]](self)
+                from kiosk.ui import play, screens
+
+                kind = getattr(play if name == "play" else screens, self.SCREENS[name])
+                screen = self._screens[name] = kind(self)
                 if name != "home":
                     self.sm.add_widget(screen)
             return screen
@@ -205,6 +208,8 @@ def make_app_class():
                 self.sim_pads = pads
             if tray is not None and hasattr(tray, "throw"):
                 self.sim_tray = tray
+            from kiosk.controller import Controller
+
             trigger = Clock.create_trigger(lambda dt: self.controller.drain(), 0)
             self.controller = Controller(pads, tray, post=lambda fn: trigger())
             self.controller.on_message = self.message
@@ -245,15 +250,15 @@ def make_app_class():
             self.show_screen("rules")
 
         def start_game(self, game: str, setup: dict[str, Any]) -> None:
-            self._attach(Runner.new(self.store, self.engines[game], setup))
+            self._attach(runner_class().new(self.store, self.engines[game], setup))
 
         def resume(self, sid: int) -> None:
             try:
-                self._attach(Runner.resume(self.store, sid))
+                self._attach(runner_class().resume(self.store, sid))
             except Exception as err:  # noqa: BLE001 - an unreadable log: say so, keep the kiosk up
                 self.message(f"Cannot resume session {sid}: {err}")
 
-        def _attach(self, runner: Runner) -> None:
+        def _attach(self, runner) -> None:
             self.ready()
             self.runner = runner
             self.controller.runner = runner
@@ -280,6 +285,8 @@ def make_app_class():
         # -- operator ----------------------------------------------------------------
 
         def ask_operator(self) -> None:
+            from kiosk.ui.overlays import PinPad
+
             self.show_overlay(PinPad(self.config_hw.kiosk.operator_pin, self.enter_operator))
 
         def enter_operator(self) -> None:
@@ -300,6 +307,8 @@ def make_app_class():
             self.message(f"Saved {log_path} and its recap.")
 
         def ask_clear(self) -> None:
+            from kiosk.ui.overlays import Confirm
+
             self.show_overlay(Confirm("Delete every saved game on this kiosk? This cannot be undone.",
                                       "Delete all", self.clear_data))
 
@@ -374,6 +383,8 @@ def make_app_class():
                 self.root_float.remove_widget(self.sim_panel)
                 self.sim_panel = None
                 return
+            from kiosk.ui.simpanel import SimPanel
+
             self.sim_panel = SimPanel(self, size_hint=(0.5, 1), pos_hint={"right": 1, "y": 0})
             self.root_float.add_widget(self.sim_panel)
 

@@ -23,8 +23,6 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.utils import escape_markup as esc
 
-from kiosk.setupform import SetupError, answers_to_setup, questions
-
 from . import theme
 from .fields import ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled
 from .theme import Big, Filled, Text, px
@@ -113,6 +111,8 @@ class SetupScreen(Screen):
         self.add_widget(root)
 
     def load(self, game: str) -> None:
+        from kiosk.setupform import questions
+
         self.game = game
         engine = self.app.engines[game]
         self.heading.text = f"New game: {esc(engine.title)}"
@@ -145,6 +145,8 @@ class SetupScreen(Screen):
         return {name: w.value for name, w in self.inputs.items() if w.value is not None}
 
     def start(self) -> None:
+        from kiosk.setupform import SetupError, answers_to_setup
+
         engine = self.app.engines[self.game]
         try:
             setup = answers_to_setup(engine.setup_model, self.answers())
