@@ -160,6 +160,11 @@ def percentile(values, q):
     return ordered[rank - 1]
 
 
+def within(values, n):
+    """Percent of ``values`` no more than ``n``."""
+    return 100.0 * sum(1 for v in values if v <= n) / max(1, len(values))
+
+
 def run(throws: int, seed: int, window: int, max_height: int = 12):
     geometry = GeometryConfig()
     calibration = Calibration(geometry.sensor_height_mm, geometry.die_size_mm)
@@ -223,6 +228,7 @@ def main(argv=None) -> int:
         ("latency median (samples)", lambda t: f"{percentile(t['latency'], 50)}"),
         ("latency p99 (samples)", lambda t: f"{percentile(t['latency'], 99)}"),
         ("latency max (samples)", lambda t: f"{max(t['latency']) if t['latency'] else 'n/a'}"),
+        ("reported within 2 / 3 samples", lambda t: f"{within(t['latency'], 2):.1f}/{within(t['latency'], 3):.1f} %"),
         ("  from fall's 1st sample: median", lambda t: f"{percentile(t['latency_start'], 50)}"),
         ("  from fall's 1st sample: p99", lambda t: f"{percentile(t['latency_start'], 99)}"),
         ("  from new top: median", lambda t: f"{percentile(t['latency_rest'], 50)}"),

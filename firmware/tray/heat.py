@@ -25,14 +25,33 @@ scale with the die size):
 * With no hand about, two readings of the stack in a row clean at the same
   lower level k are a collapse down to k. Two is the least that tells a fall
   from a spike, and the count waits for the dice to be down: a reading of
-  dice caught mid-fall is not clean at the same level twice. A fallen die
-  bouncing through the beam just after a fall (a reading well above the one
-  before) is skipped rather than let it break the pair. The one shortcut: a
+  dice caught mid-fall is rarely clean at the same level twice. Once the
+  fall's first reading is behind, two readings nearest to k whose mean is
+  clean will also do (one noisy reading does not hold a fall up). A fallen
+  die bouncing through the beam just after a fall (a reading well above the
+  one before) is skipped rather than let it break the pair. Shortcuts: a
   reading below the top followed by one clean at the floor is a total fall
-  at once, as nothing can be lower.
+  at once, as nothing can be lower; and dice on their way down are out of
+  the beam within ``tumble`` samples, so a clean reading that long after
+  the fall began, no higher than any since, is the new top.
+* A reading no higher than ``bounce_mm`` over the floor may be a die
+  bouncing off the tray. Such a reading never settles a fall alone, and if
+  one of the first two readings of a fall is one, a third must agree: a
+  reading of dice on their way down and a bounce can land on the same level
+  by chance, and believing them would split one fall into two wrong counts.
+  This costs falls that leave 1-4 dice standing a sample (``bounce_mm=0``
+  turns it off).
 * After a blind stretch (``blind_min`` invalid readings in a row) the quick
   rule is off: a change must settle, and a lower stack is a fall unless a
   hand was seen (even two readings of one will do, around the blind spell).
+* With a piezo (the tray calls ``knock()`` whenever it feels a knock of
+  ``KNOCK_LEVEL`` or more) the tracker knows more: falling dice hit the
+  tray, a hand lifting a die off does not. A lower stack that was not seen
+  falling is then a fall only if a knock came between the last reading of
+  the old top and the first one below it (for a fall seen starting, up to
+  ``tumble`` samples after: the dice land a moment after they go); and
+  something seen crossing the beam twice with no knock is a hand, not a
+  thrown d10. Without a piezo (the i2c build) none of this applies.
 * A taller stack is believed only after ``settle`` clean readings (a Risk
   die is placed by hand, so there is no hurry); a stack more than one die
   taller (dice added while the sensor was blind) only after ``steady_above``
@@ -210,6 +229,7 @@ class HeatTracker:
         self._fall_at = None  # the first reading below the top since then, if any
         self._fall_low = None  # and the lowest level seen since that one
         self._fall_unseen = False  # that first reading came straight after a blind spell
+        self._fall_clean = []  # the clean levels read since it (each once)
 
     def reset(self, calibration=None):
         """Forget the stack (and optionally take a new calibration)."""
@@ -366,7 +386,7 @@ class HeatTracker:
         _push(self._run, k, self.settle)
 
         # Is a fall under way? Note the first reading below the top, and the lowest level since.
-        fall_at, fall_low = self._fall_at, self._fall_low
+        fall_at, fall_low, seen_clean = self._fall_at, self._fall_low, self._fall_clean
         if h >= level - self.depart:
             if k == level:
                 self._saw_top()
@@ -376,8 +396,11 @@ class HeatTracker:
             if fall_at is None:
                 self._fall_at, self._fall_low = self.samples, nearest
                 self._fall_unseen = blind_before >= self.blind_min
+                self._fall_clean = []
             elif nearest < fall_low:
                 self._fall_low = nearest
+            if k is not None and k not in self._fall_clean:
+                self._fall_clean = self._fall_clean + [k]
 
         # A fall, seen by nobody's hand.
         if not self._handled and not self._blind and h < level - self.depart and not self._unfelt_visitor():
@@ -385,18 +408,21 @@ class HeatTracker:
             # A total fall: a reading below the top, then one clean at the floor (nothing is lower).
             if k == 0 and prev_h is not None and prev_h < level - self.depart:
                 return self._change(k, "collapse")
-            # Low down, a die bouncing off the tray floor may be what the sensor sees: one reading
-            # alone, or the first two of a fall (one may be of dice on their way down), can agree
-            # by chance on a level the stack is not at. There, those need one more reading.
-            bounce = 1 <= near <= self.bounce_mm / self.calibration.die_mm + self.clean_tol
+            # Low down, a die bouncing off the tray floor may be what the sensor sees (a reading no
+            # higher than ``bounce_mm``): one reading alone, or the first two of a fall (one may be
+            # of dice on their way down), can agree by chance on a level the stack is not at.
+            # There, those need one more reading.
+            reach = self.bounce_mm / self.calibration.die_mm
+            low = near >= 1 and h <= reach
+            pair_low = near >= 1 and prev_h is not None and min(h, prev_h) <= reach
             first_two = fall_at is not None and prev_at == fall_at
             # Two stack readings in a row clean at the same lower level.
-            if k is not None and prev_k == k and not (bounce and first_two):
+            if k is not None and prev_k == k and not (pair_low and first_two):
                 return self._change(k, "collapse")
             # Or nearest to the same level, with their mean clean, once the first reading of the
             # fall (which may be of dice on their way down) is behind.
             if (
-                not bounce
+                not pair_low
                 and not first_two
                 and prev_h is not None
                 and near >= 0
@@ -404,18 +430,17 @@ class HeatTracker:
                 and abs((prev_h + h) / 2.0 - near) <= self.clean_tol
             ):
                 return self._change(near, "collapse")
-            # Dice in the beam on their way down are out of it within ``tumble`` samples: a clean
-            # reading that long after the fall began, no higher than any since, is the new top.
-            if (
-                not bounce
-                and k is not None
-                and fall_at is not None
-                and self.samples - fall_at >= self.tumble
-                and k <= fall_low
-                and prev_h is not None
-                and h <= prev_h + self.clean_tol
-            ):
-                return self._change(k, "collapse")
+            # Dice in the beam on their way down are out of it within ``tumble`` samples: a reading
+            # that long after the fall began, no higher than any since, is the new top if it is
+            # nearest to a level an earlier reading of the fall was clean at (a bounce or a noisy
+            # reading in between does not hold the fall up), or, too high for a bounce, if it is
+            # clean and no higher than the reading before.
+            if fall_at is not None and self.samples - fall_at >= self.tumble and near <= fall_low:
+                settled = near in seen_clean
+                if not low and k is not None and prev_h is not None and h <= prev_h + self.clean_tol:
+                    settled = True
+                if settled:
+                    return self._change(near, "collapse")
 
         settled = self._settled_level()
         if settled is None:
