@@ -279,7 +279,7 @@ class HeatTracker:
         return events
 
     def _saw_top(self):
-        """The stack was just read at its level: knocks before this one (bar the last sample's) are old news."""
+        """The stack was just read at its level: knocks before (bar one just before) did not fell it."""
         self._top_at = self.samples
         recent = self._knock_at is not None and self._knock_at >= self.samples - 1
         self._knock_since = self._knock_at if recent else None
@@ -306,9 +306,10 @@ class HeatTracker:
         """The tray felt a knock (its piezo is not quiet): a die hit it, or the table was bumped.
 
         Optional: a build with no piezo never calls it. Once called, the tracker
-        counts on it: a stack found lower after a spell it could not watch is a
-        fall only if a knock came after the stack was last seen at its level;
-        dice lifted off by a hand make no knock. ``t`` is only passed through.
+        counts on it: a lower stack it did not see fall is a fall only if a
+        knock came after the stack was last seen at its level, and something
+        crossing the beam with no knock is a hand, not a thrown d10 (dice lifted
+        off by hand make no knock). ``t`` is only passed through.
         """
         self.knocks = True
         self._knock_at = self.samples
