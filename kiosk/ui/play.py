@@ -131,7 +131,10 @@ class PlayScreen(Screen):
         self.runner = runner
         runner.listeners.append(self._on_change)
         self.title.text = esc(runner.engine.title)
-        self.panel = panel_for(runner.engine.game)
+        panels = self.__dict__.setdefault("_panels", {})  # one panel per game, reused from game to game
+        if runner.engine.game not in panels:
+            panels[runner.engine.game] = panel_for(runner.engine.game)
+        self.panel = panels[runner.engine.game]
         self.panel_scroll.clear_widgets()
         self.panel_scroll.add_widget(self.panel)
         self._signature = None

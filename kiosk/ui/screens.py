@@ -49,6 +49,22 @@ class HomeScreen(Screen):
         self.rebuild()
 
     def rebuild(self) -> None:
+        """Refresh the resume button; rebuild the game cards only when the list of games changed."""
+        menu = self.app.menu()
+        if getattr(self, "_menu", None) != menu:
+            self._menu = menu
+            self._build(menu)
+        unfinished = self.app.store.unfinished() if self.app.store else []
+        if self.resume.parent is not None:
+            self.root_box.remove_widget(self.resume)
+        if unfinished:
+            info = unfinished[0]
+            when = time.strftime("%H:%M", time.localtime(info.updated))
+            self.resume.text = f"Resume {esc(self.app.title_of(info.game))}: {info.actions} moves, last at {when}"
+            self.resume.sid = info.id
+            self.root_box.add_widget(self.resume, index=1)  # under the title row
+
+    def _build(self, menu) -> None:
         box = self.root_box
         box.clear_widgets()
         head = BoxLayout(size_hint_y=None, height=px(52))
@@ -58,17 +74,11 @@ class HomeScreen(Screen):
         op.bind(on_release=lambda *_: self.app.ask_operator())
         head.add_widget(op)
         box.add_widget(head)
-        unfinished = self.app.store.unfinished() if self.app.store else []
-        if unfinished:
-            info = unfinished[0]
-            title = self.app.title_of(info.game)
-            when = time.strftime("%H:%M", time.localtime(info.updated))
-            resume = Big(f"Resume {esc(title)}: {info.actions} moves, last at {when}", kind="accent", size=19)
-            resume.tag = "home:resume"
-            resume.bind(on_release=lambda *_: self.app.resume(info.id))
-            box.add_widget(resume)
+        self.resume = Big("", kind="accent", size=19)
+        self.resume.tag = "home:resume"
+        self.resume.bind(on_release=lambda btn: self.app.resume(btn.sid))
         grid = GridLayout(cols=2, spacing=px(8))
-        for game, title in self.app.menu():
+        for game, title in menu:
             cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
             play = Big(esc(title), kind="normal", size=21)
             play.tag = f"home:new:{game}"
