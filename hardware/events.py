@@ -133,6 +133,25 @@ class HardwareFault:
     t: float
 
 
+HEAT_MESSAGES = ("height", "added", "removed", "collapse")
+
+
+def heat_event(message: dict, t: float) -> HeatHeight | DieAdded | DieRemoved | Collapse:
+    """One Heat message from the tracker (the tray's JSON line or our own
+    ``HeatTracker`` dict; both share the shape in firmware/PROTOCOL.md) as a
+    typed event stamped ``t``."""
+    kind = message.get("type")
+    if kind == "height":
+        return HeatHeight(message["dice"], t)
+    if kind == "added":
+        return DieAdded(message["dice"], t)
+    if kind == "removed":
+        return DieRemoved(message["dice"], t)
+    if kind == "collapse":
+        return Collapse(message["fell"], message["standing"], t)
+    raise ValueError(f"not a Heat message: type {kind!r}")
+
+
 PadEvent = Union[ButtonPressed, ButtonReleased, ButtonStuck]
 TrayEvent = Union[
     HeatHeight, DieAdded, DieRemoved, Collapse, ThrowImpact, ThrowSettled, DistanceSample, LinkUp, LinkDown,

@@ -58,18 +58,7 @@ from firmware.tray.heat import KNOCK_LEVEL, Calibration, HeatTracker
 from firmware.tray.impact import ImpactDetector
 
 from .config import Config, GeometryConfig
-from .events import (
-    Collapse,
-    DieAdded,
-    DieRemoved,
-    DistanceSample,
-    HeatHeight,
-    LinkDown,
-    LinkUp,
-    ThrowImpact,
-    ThrowSettled,
-    Zone,
-)
+from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, Zone, heat_event
 from .ports import Tray
 
 OUT_OF_RANGE_CODES = (8190, 8191)
@@ -448,7 +437,7 @@ class SimTray(Tray):
             if sample.piezo >= KNOCK_LEVEL:
                 self.tracker.knock(sample.t)  # the tray's piezo helps tell a fall from a hand
             for event in self.tracker.feed(mm, sample.t):
-                out.append(_heat_event(event, t))
+                out.append(heat_event(event, t))
             for event in self.impacts.feed(sample.piezo, t_ms):
                 if event["type"] == "impact":
                     out.append(ThrowImpact(t, strength=float(event.get("strength", 0.0))))
@@ -481,17 +470,3 @@ class SimTray(Tray):
         self._connected = False
         if was_up:
             self.emit(LinkDown(self.link, "closed", self._now()))
-
-
-def _heat_event(event: dict, t: float):
-    """A HeatTracker dict as a typed hardware event."""
-    kind = event["type"]
-    if kind == "height":
-        return HeatHeight(event["dice"], t)
-    if kind == "added":
-        return DieAdded(event["dice"], t)
-    if kind == "removed":
-        return DieRemoved(event["dice"], t)
-    if kind == "collapse":
-        return Collapse(event["fell"], event["standing"], t)
-    raise ValueError(f"unknown Heat event {kind!r}")

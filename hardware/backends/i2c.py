@@ -31,7 +31,7 @@ from typing import Any, Callable, Iterable
 from firmware.tray.heat import Calibration, HeatTracker, calibrate_from
 
 from ..config import Config
-from ..events import Collapse, DieAdded, DieRemoved, DistanceSample, HardwareFault, HeatHeight, LinkDown, LinkUp
+from ..events import DistanceSample, HardwareFault, LinkDown, LinkUp, heat_event
 from ..ports import Tray
 
 
@@ -41,17 +41,6 @@ def _open_bus():
     import busio
 
     return busio.I2C(board.SCL, board.SDA)
-
-
-def _heat_event(event: dict, t: float):
-    kind = event["type"]
-    if kind == "height":
-        return HeatHeight(event["dice"], t)
-    if kind == "added":
-        return DieAdded(event["dice"], t)
-    if kind == "removed":
-        return DieRemoved(event["dice"], t)
-    return Collapse(event["fell"], event["standing"], t)
 
 
 class I2CTray(Tray):
@@ -195,7 +184,7 @@ class I2CTray(Tray):
             valid = mm if self.tracker.min_mm <= mm <= self.tracker.max_mm else None
             if self.stream_distance:
                 out.append(DistanceSample(valid, t))
-            out += [_heat_event(e, t) for e in self.tracker.feed(valid, t)]
+            out += [heat_event(e, t) for e in self.tracker.feed(valid, t)]
         for event in out:
             self.emit(event)
         return True

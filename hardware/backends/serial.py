@@ -32,10 +32,8 @@ from firmware.tray import protocol
 
 from ..config import TrayConfig
 from ..events import (
-    Collapse,
-    DieAdded,
-    DieRemoved,
     DistanceSample,
+    HEAT_MESSAGES,
     HardwareFault,
     HeatHeight,
     LinkDown,
@@ -44,6 +42,7 @@ from ..events import (
     ThrowSettled,
     TrayEvent,
     Zone,
+    heat_event,
 )
 from ..ports import Tray
 
@@ -59,10 +58,7 @@ def _zone(value: str | None) -> Zone | None:
 
 # How each message type becomes an event; ``t`` is our own monotonic clock at arrival.
 MESSAGE_EVENTS: dict[str, Callable[[dict[str, Any], float], TrayEvent]] = {
-    "height": lambda m, t: HeatHeight(dice=m["dice"], t=t),
-    "added": lambda m, t: DieAdded(dice=m["dice"], t=t),
-    "removed": lambda m, t: DieRemoved(dice=m["dice"], t=t),
-    "collapse": lambda m, t: Collapse(fell=m["fell"], standing=m["standing"], t=t),
+    **{kind: heat_event for kind in HEAT_MESSAGES},
     "impact": lambda m, t: ThrowImpact(t=t, strength=float(m["strength"]), zone=_zone(m.get("zone")), face=m.get("face")),
     "settled": lambda m, t: ThrowSettled(t=t, zone=_zone(m.get("zone")), face=m.get("face")),
     "sample": lambda m, t: DistanceSample(mm=m["mm"], t=t),
