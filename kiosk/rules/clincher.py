@@ -114,8 +114,6 @@ class Member(Model):
 
 
 class ClincherSetup(Setup):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     gm: str = "GM"
     """The GM's name; it must differ from every player's."""
     players: list[Member] = PField(

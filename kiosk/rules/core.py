@@ -57,8 +57,12 @@ class Model(BaseModel):
 
 
 class Setup(Model):
-    """What a game starts from. Every game's setup extends this."""
+    """What a game starts from. Every game's setup extends this.
 
+    A field's docstring becomes its description, which the kiosk's setup
+    wizard shows under the question."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
     seed: int = 0
     """Seeds the session's random source (virtual dice, shuffles)."""
 
@@ -160,6 +164,10 @@ class Event:
     """Something that happened, told in a sentence for the recap.
 
     ``to=None`` means everyone may know it; otherwise only the named players.
+    An event that turns secret answers over may carry ``data["faces"]``: one
+    short text per player saying what they had locked (the kiosk shows one
+    card each) and ``data["summary"]``, what the reveal leads to, in a
+    sentence. Both must be public exactly when the event is.
     """
 
     text: str
