@@ -62,8 +62,6 @@ def other(side: str) -> str:
 
 
 class EvenOddSetup(Setup):
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
-
     players: list[str] = PField(default_factory=lambda: ["Ann", "Bo", "Cy"], min_length=2, max_length=4)
     """The investigators' players in clockwise seating order."""
     first_lead: str | None = None
@@ -385,8 +383,10 @@ class EvenOdd(Engine):
         parts = [f"{p} {w.points} on {w.side.capitalize()}" if w.points else f"{p} nothing"
                  for p, w in state.wagers.items()]
         total = sum(w.points for w in state.wagers.values())
+        faces = {p: f"{w.points} on {w.side.capitalize()}" if w.points else "nothing"
+                 for p, w in state.wagers.items()}
         return [Event(f"Wagers revealed: {', '.join(parts)}. {total} dice to roll.", "reveal",
-                      data={p: w.model_dump() for p, w in state.wagers.items()})]
+                      data={"faces": faces, "summary": f"{total} dice to roll."})]
 
     def _read_dice(self, state: EvenOddState, a: Roll | Count, count: int,
                    rng: random.Random) -> tuple[list[int] | None, int]:
@@ -474,7 +474,8 @@ class EvenOdd(Engine):
             return events
         tally = {side: sum(1 for v in state.votes.values() if v == side) for side in SIDES}
         shown = ", ".join(f"{p} {v.capitalize()}" for p, v in state.votes.items())
-        events.append(Event(f"Votes revealed: {shown}.", "reveal", data=dict(state.votes)))
+        faces = {p: state.suspect_name(v) for p, v in state.votes.items()}
+        events.append(Event(f"Votes revealed: {shown}.", "reveal", data={"faces": faces}))
         if tally["even"] != tally["odd"]:
             choice, how = ("even" if tally["even"] > tally["odd"] else "odd"), "The table accuses"
         else:

@@ -94,11 +94,17 @@ class PinPad(Overlay):
 
 
 class FlipCard(Filled):
-    """A card that turns over: squeezes to nothing showing its back, then opens showing its face."""
+    """A card that turns over: squeezes to nothing showing its back, then opens showing its face.
 
-    def __init__(self, face: str, **kw) -> None:
-        super().__init__(orientation="vertical", padding=px(10), bg=theme.RAISED, radius=px(8), **kw)
+    ``owner`` (a player's name) stays on the card throughout, so everyone sees
+    whose card is whose before and after it turns."""
+
+    def __init__(self, face: str, owner: str = "", **kw) -> None:
+        super().__init__(orientation="vertical", padding=px(10), spacing=px(4), bg=theme.RAISED, radius=px(8), **kw)
         self.face = face
+        if owner:
+            self.owner = Text(owner, size=18, bold=True, halign="center", color=theme.DIM)
+            self.add_widget(self.owner)
         self.label = Text("?", size=26, bold=True, halign="center", fit=False)
         self.add_widget(self.label)
         with self.canvas.before:
@@ -137,7 +143,7 @@ class FlipCard(Filled):
 
     def show_face(self) -> None:
         self.label.text = self.face
-        self.label.font_size = theme.font(19)
+        self.label.font_size = theme.font(22 if len(self.face) <= 24 else 18)
         self.bg = theme.PANEL
         self.squeeze = 1.0
 
@@ -145,19 +151,27 @@ class FlipCard(Filled):
 
 
 class Reveal(Overlay):
-    """Every locked answer turns over together; tap anywhere (or wait) to carry on."""
+    """Every locked answer turns over together; tap "Carry on" to go back to the game.
 
-    def __init__(self, title: str, lines: list[str], on_close: Callable[[], None] = lambda: None) -> None:
+    ``faces`` maps each player to what they had locked: one card each, named.
+    Without faces, each line of ``lines`` is a card. ``caption`` (what the
+    reveal led to, e.g. how many dice to roll) sits under the cards."""
+
+    def __init__(self, title: str, lines: list[str], on_close: Callable[[], None] = lambda: None,
+                 faces: dict[str, str] | None = None, caption: str = "") -> None:
         super().__init__(size_hint=(0.94, 0.9))
         self.on_close = on_close
         box = Filled(orientation="vertical", padding=px(12), spacing=px(10), bg=theme.BG)
         box.add_widget(Text(title, size=24, bold=True, halign="center", color=theme.ACCENT))
-        cols = 1 if len(lines) <= 1 else 2 if len(lines) <= 4 else 3
+        pairs = list(faces.items()) if faces else [("", line) for line in lines or ["(nothing to show)"]]
+        cols = 1 if len(pairs) <= 1 else 2 if len(pairs) <= 4 else 3 if len(pairs) <= 6 else 4
         grid = GridLayout(cols=cols, spacing=px(10))
-        self.cards = [FlipCard(line) for line in lines or ["(nothing to show)"]]
+        self.cards = [FlipCard(face, owner) for owner, face in pairs]
         for card in self.cards:
             grid.add_widget(card)
         box.add_widget(grid)
+        if caption:
+            box.add_widget(Text(caption, size=17, halign="center"))
         done = Big("Carry on", kind="accent")
         done.tag = "reveal:close"
         done.bind(on_release=lambda *_: self.close())

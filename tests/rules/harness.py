@@ -52,8 +52,11 @@ def assert_undo_redo(session: Session, steps: int = 5) -> None:
 
 
 def public_text(session: Session) -> str:
-    """Everything a shared screen or a public log could show, as one string."""
-    return json.dumps(session.view(None), default=str) + "\n" + "\n".join(session.recap(None))
+    """Everything a shared screen or a public log could show, as one string: the public
+    view, the public recap, and what public events carry for the screen (reveal cards)."""
+    carried = [e.data for e in session.events if e.visible_to(None) and e.data]
+    return "\n".join([json.dumps(session.view(None), default=str), *session.recap(None),
+                      json.dumps(carried, default=str)])
 
 
 def assert_hidden(session: Session, secrets: Iterable[str]) -> None:

@@ -130,7 +130,8 @@ def _reveal(state: HollowsState) -> list[Event]:
     paid, lost = payoffs.pay(state.pot, parts)
     pot = state.pot
     shown = ", ".join(f"{p}{' (Third Man)' if p == ch.third_man else ''} {ch.cards[p]}" for p in order)
-    events = [Event(f"Cards turn over: {shown}.", "reveal")]
+    faces = {p: f"{ch.cards[p]}{' (Third Man)' if p == ch.third_man else ''}" for p in order}
+    events = [Event(f"Cards turn over: {shown}.", "reveal", data={"faces": faces})]
     for p, amount in zip(order, paid):
         state.people[p].color += amount
         ch.shares[p] = amount

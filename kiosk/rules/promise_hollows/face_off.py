@@ -164,7 +164,9 @@ def _resolve(state: HollowsState) -> list[Event]:
     result = decide(votes, state.options.face_off_count)
     fo.result = result
     shown = ", ".join(f"{p} {fo.votes[p]}" for p in accusers(fo))
-    events = [Event(f"Votes turn over: {shown}. The verdict is {result}.", "verdict")]
+    events = [Event(f"Votes turn over: {shown}. The verdict is {result}.", "verdict",
+                    data={"faces": {p: fo.votes[p] for p in accusers(fo)},
+                          "summary": f"The verdict is {result}."})]
     state.exposed = [p for p in state.exposed if p != suspect]
     guilt = c.private.guilt if c.private else ""
     if result == GRAY:

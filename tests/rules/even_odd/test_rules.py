@@ -165,6 +165,9 @@ def test_wagers_stay_secret_until_the_last_one_is_locked():
     assert public["wagers"]["Bo"] == {"side": "odd", "points": 3}
     assert public["pools"] == {"Ann": 3, "Bo": 1, "Cy": 2}
     assert "Wagers revealed: Bo 3 on Odd, Cy 2 on Even, Ann 1 on Even. 6 dice to roll." in s.recap()
+    reveal = s.events[-1]
+    assert reveal.to is None and reveal.data == {
+        "faces": {"Bo": "3 on Odd", "Cy": "2 on Even", "Ann": "1 on Even"}, "summary": "6 dice to roll."}
 
 
 # -- counting the vote -------------------------------------------------------------------------------

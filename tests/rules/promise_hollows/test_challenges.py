@@ -100,6 +100,9 @@ def test_three_player_challenge_pays_as_the_card_says(cards):
     won = tuple(s.state.people[p].color - before[p] for p in ("Jane", "Cece", "Joe"))
     assert won == THREE_PLAYER_CARD[cards]
     assert s.state.discard == POT - sum(won)
+    turned = next(e for e in s.events if e.kind == "reveal")  # the cards as the screen turns them over
+    assert turned.to is None
+    assert turned.data["faces"] == {"Jane": jane, "Cece": cece, "Joe": f"{joe} (Third Man)"}
 
 
 def test_two_stealers_against_an_extreme_can_be_read_as_everyone_losing():
