@@ -393,6 +393,17 @@ class SimTray(Tray):
         with self._step_lock:
             self.sim.remove_die()
 
+    def build_to(self, dice: int) -> None:
+        """Hands add or take dice, one at a time, until the stack is ``dice`` high
+        (what a table does when the screen says its stack does not match)."""
+        with self._step_lock:
+            if not 0 <= dice <= self.sim.geometry.max_heat_dice:
+                raise ValueError(f"the tray measures 0-{self.sim.geometry.max_heat_dice} dice, not {dice}")
+            while self.sim.planned_dice < dice:
+                self.sim.add_die()
+            while self.sim.planned_dice > dice:
+                self.sim.remove_die()
+
     def throw(self, accuracy: float = 0.8, zone: Zone | str | None = None, face: int | None = None) -> Truth:
         with self._step_lock:
             if zone is not None or face is not None:

@@ -23,9 +23,15 @@ from typing import Any
 from hardware.events import ButtonPressed, Collapse, DieAdded, DieRemoved, HeatHeight, ThrowSettled
 
 
+PAD_KEYS = (("black", "square"), ("white", "circle"), ("gray", "triangle"))
+"""Each pad button and the shape moulded on its key (hardware/README.md)."""
+
+
 class Adapter:
     aliases: dict[str, tuple[Any, ...]] = {}
     """Extra choice values each button colour stands for in this game."""
+    uses_tray = False
+    """Whether the game reads the tray (dice and Heat); if not, the screen leaves the tray out."""
 
     def action_for(self, event, runner, tray_state) -> dict[str, Any] | None:
         if isinstance(event, ButtonPressed):
@@ -58,6 +64,19 @@ class Adapter:
                 if value is not None:
                     return {"type": prompt.action, "player": player, prompt.fields[0].name: value}
         return None
+
+    def pad_help(self, prompts: list) -> str | None:
+        """How the pads answer these (secret) prompts, in one line for the lock
+        board, or None when they cannot. Shapes go with colours: the screen
+        never relies on colour alone."""
+        if not prompts or not all(len(p.fields) == 1 and p.fields[0].kind == "choice" for p in prompts):
+            return None
+        meanings = []
+        for colour, shape in PAD_KEYS:
+            value = self.pick(prompts[0].fields[0].choices, colour)
+            if value is not None:
+                meanings.append(f"{colour.capitalize()} ({shape}) = {value}")
+        return "On your pad: " + ", ".join(meanings) + "." if meanings else None
 
     # -- the tray ----------------------------------------------------------------
 
@@ -119,6 +138,14 @@ class EvenOddAdapter(Adapter):
         wager = entry.wager
         return {"type": "wager", "player": player, "side": wager.side or "even", "points": wager.points}
 
+    def pad_help(self, prompts):
+        if prompts and all(p.action == "wager" for p in prompts):
+            return ("On your pad: White (circle) = one point toward Even, Black (square) = one toward Odd, "
+                    "Gray (triangle) = lock it in.")
+        if prompts and all(p.action == "vote" for p in prompts):
+            return "On your pad: White (circle) = the Even Suspect, Black (square) = the Odd Suspect."
+        return super().pad_help(prompts)
+
     def presses_for(self, prompt, data):
         """The presses that enter ``data`` (used by tests and demos)."""
         if prompt.action != "wager":
@@ -146,6 +173,8 @@ class HellForLeatherAdapter(Adapter):
     already filled in (``hint``).
     """
 
+    uses_tray = True
+
     def tray(self, runner, event, values):
         awaiting = runner.awaiting()
         if isinstance(event, ThrowSettled):
@@ -160,7 +189,9 @@ class HellForLeatherAdapter(Adapter):
             return {"type": "land", "player": land.player, "zone": zone, "face": face}
         if isinstance(event, DieAdded):
             risk = next((p for p in awaiting if p.action == "risk"), None)
-            if risk is not None:
+            on_table = runner.session.view().get("heat") if risk is not None else None
+            # A die that only brings the stack up to the game's Heat is the table catching up, not a Risk.
+            if risk is not None and on_table is not None and event.dice > on_table["dice"]:
                 return {"type": "risk", "player": risk.player}
         if isinstance(event, Collapse):
             self.hint = {"action": "heat_fall", "fell": event.fell}

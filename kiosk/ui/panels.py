@@ -114,6 +114,18 @@ def suits_text(up: str | None) -> str:
     return ", ".join(SUITS.get(ch, ch) for ch in (up or "")) or "-"
 
 
+def match_heat(dice: int, sensed: int | None) -> str:
+    """What the table should do so the stack on the tray is the game's Heat."""
+    if sensed is None:
+        return "[color=9e9a8f]The tray is not reading the stack.[/color]"
+    if sensed == dice:
+        return "[color=4da861]The stack on the tray matches.[/color]"
+    gap = dice - sensed
+    n = abs(gap)
+    todo = f"add {n} {'die' if n == 1 else 'dice'}" if gap > 0 else f"take {n} {'die' if n == 1 else 'dice'} off"
+    return f"[color=e69e2e][b]The tray sees {sensed}: {todo}[/b][/color]"
+
+
 class HeatStack(BoxLayout):
     """The Heat as a row of dice with its number and status in words (not colour alone)."""
 
@@ -130,8 +142,7 @@ class HeatStack(BoxLayout):
 
     def show(self, dice: int, status: str, team: str, sensed: int | None) -> None:
         self.dice = dice
-        sensor = "" if sensed is None else f"; the tray sees {sensed}"
-        self.words.text = f"[b]Heat {dice}[/b] ({esc(status)}){sensor}\n{esc(team)}"
+        self.words.text = f"[b]Heat {dice}[/b] ({esc(status)}), {esc(team)}\n{match_heat(dice, sensed)}"
         self._draw()
 
     def _draw(self) -> None:
@@ -151,6 +162,14 @@ class HeatStack(BoxLayout):
 
 class HellForLeatherPanel(GenericPanel):
     title = "Hell for Leather"
+    on_table: dict | None = None
+    """The game's Heat on the tray now (from the public view), or None between conflicts' teams."""
+
+    def show_tray(self, tray) -> None:
+        """The tray's reading changed (or the game's Heat did): say whether the stack matches."""
+        if self.on_table:
+            self.heat.show(self.on_table["dice"], self.on_table["status"], f"{self.on_table['whose']}'s stack",
+                           tray.heat if tray else None)
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
@@ -161,9 +180,9 @@ class HellForLeatherPanel(GenericPanel):
 
     def update(self, view, runner=None, tray=None) -> None:
         teams = view.get("teams") or []
-        active = next((t for t in teams if t.get("name") == view.get("active_team")), teams[0] if teams else {})
-        self.heat.show(int(active.get("heat") or 0), str(active.get("heat_status", "")),
-                       f"{active.get('name', '')}, the Active Team", tray.heat if tray else None)
+        self.on_table = view.get("heat")
+        self.heat.opacity, self.heat.height = (1, px(96)) if self.on_table else (0, 0)
+        self.show_tray(tray)
         lines: list[tuple[str, str | None]] = []
         phase = str(view.get("phase", "")).replace("_", " ")
         narr = view.get("narrator")

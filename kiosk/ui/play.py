@@ -27,6 +27,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.scrollview import ScrollView
 from kivy.utils import escape_markup as esc
 
+from kiosk import adapters
 from kiosk.rules import RuleError
 
 from . import theme
@@ -72,6 +73,7 @@ class PlayScreen(Screen):
         self.selected: int = 0
         self.inputs: dict[str, Any] = {}
         self._signature = None
+        self._shown_heat: int | None = None
         self._inputs_cache: dict[tuple, Any] = {}
         self._buttons_cache: dict[str, Big] = {}
         root = Filled(orientation="vertical", bg=theme.BG, padding=px(6), spacing=px(6))
@@ -131,6 +133,7 @@ class PlayScreen(Screen):
         self.runner = runner
         runner.listeners.append(self._on_change)
         self.title.text = esc(runner.engine.title)
+        self.title.font_size = theme.font(20 if len(runner.engine.title) <= 18 else 16)  # one line at 800 px
         panels = self.__dict__.setdefault("_panels", {})  # one panel per game, reused from game to game
         if runner.engine.game not in panels:
             panels[runner.engine.game] = panel_for(runner.engine.game)
@@ -145,8 +148,7 @@ class PlayScreen(Screen):
         self.error.text = ""
         self.refresh()
         if change.reveal is not None:
-            lines = [readable(e.text) for e in change.reveal] or ["Everyone has locked."]
-            self.app.show_overlay(Reveal("Revealed together", [esc(t) for t in lines]))
+            self.app.show_overlay(reveal_overlay(change.reveal))
 
     # -- drawing ---------------------------------------------------------------
 
@@ -169,9 +171,13 @@ class PlayScreen(Screen):
         if c is None:
             return
         tray = c.tray_state
+        uses_tray = adapters.for_game(self.runner.engine.game).uses_tray if self.runner else False
         heat = "-" if tray.heat is None else str(tray.heat)
-        self.status.text = f"Tray: {tray.link_text}   Heat: {heat} dice"
-        self.banner.height = px(34) if not tray.connected and tray.expected else 0
+        self.status.text = f"Tray: {tray.link_text}   Stack: {heat} dice" if uses_tray else ""
+        if uses_tray and hasattr(self.panel, "show_tray") and tray.heat != self._shown_heat:
+            self._shown_heat = tray.heat
+            self.panel.show_tray(tray)
+        self.banner.height = px(34) if uses_tray and not tray.connected and tray.expected else 0
         self.banner.opacity = 1 if self.banner.height else 0
         self.banner_text.text = "Tray unplugged: enter throws and Heat by touch below. Sensing resumes when it is back." \
             if self.banner.height else ""
@@ -327,8 +333,8 @@ class PlayScreen(Screen):
             waiting = [p for p in secret if p.action == rnd.action]
             text = waiting[0].text if len(waiting) == 1 else rnd.action.replace("_", " ").capitalize()
             box.add_widget(Text(f"Secret choice: [b]{esc(text)}[/b]", size=19))
-            padable = all(len(p.fields) == 1 and p.fields[0].kind == "choice" for p in waiting)
-            box.add_widget(Text("Choose on your pad, or on screen where only you look." if padable else
+            pads = adapters.for_game(self.runner.engine.game).pad_help(waiting)
+            box.add_widget(Text(f"{esc(pads)} Or answer on screen where only you look." if pads else
                                 "Answer on screen where only you look: pass the screen over.", size=14, color=theme.DIM))
             for name in rnd.locked:
                 box.add_widget(Text(f"  [b]{esc(name)}[/b]: locked in", size=18, color=(0.55, 0.85, 0.6, 1)))
@@ -444,3 +450,17 @@ class PlayScreen(Screen):
 
     def open_menu(self) -> None:
         self.app.ask_operator()
+
+
+def reveal_overlay(events: list) -> Reveal:
+    """The round turning over: one named card per player when the rules say what each
+    had locked (``data["faces"]``), otherwise one card per public event. "X has
+    locked" notes are left out: everyone has, that is why it turns over."""
+    shown = [e for e in events if e.kind not in ("locked", "lock")] or list(events)
+    faced = next((e for e in shown if "faces" in e.data), None)
+    if faced is None:
+        return Reveal("Revealed together", [esc(readable(e.text)) for e in shown] or ["Everyone has locked."])
+    faces = {esc(str(who)): esc(readable(str(face))) for who, face in faced.data["faces"].items()}
+    after = [faced.data.get("summary", "")] + [e.text for e in shown if e is not faced]
+    caption = " ".join(esc(readable(t)) for t in after if t)
+    return Reveal("Revealed together", [], faces=faces, caption=caption)

@@ -56,9 +56,12 @@ class SimPanel(Filled):
                 inner.add_widget(row)
         if tray is not None:
             inner.add_widget(Text("Heat stack", size=15, bold=True))
-            row = GridLayout(cols=3, size_hint_y=None, height=px(48), spacing=px(4))
-            for text, tag, fn in [("Add a die", "add", tray.add_die), ("Take a die", "remove", tray.remove_die),
-                                  ("Topple", "topple", tray.topple)]:
+            actions = [("Add a die", "add", tray.add_die), ("Take a die", "remove", tray.remove_die),
+                       ("Topple", "topple", tray.topple)]
+            if self.app.runner and "heat" in self.app.runner.session.view():
+                actions.append(("Match the game", "match", self.match_game))
+            row = GridLayout(cols=len(actions), size_hint_y=None, height=px(48), spacing=px(4))
+            for text, tag, fn in actions:
                 b = Big(text, size=14, height=px(48))
                 b.tag = f"sim:heat:{tag}"
                 b.bind(on_release=lambda *_, f=fn: self.app.sim_tray_do(f))
@@ -74,6 +77,13 @@ class SimPanel(Filled):
             throw.bind(on_release=lambda *_: self.throw())
             inner.add_widget(throw)
         self.add_widget(scrolled(inner))
+
+    def match_game(self) -> None:
+        """Build the simulated stack to the Heat the game has now (as far as the tray measures)."""
+        tray, runner = self.app.sim_tray, self.app.runner
+        on_table = runner.session.view().get("heat") if runner else None
+        if on_table:
+            tray.build_to(min(on_table["dice"], tray.sim.geometry.max_heat_dice))
 
     def throw(self) -> None:
         zone = None if self.zone.value in (None, "random") else Zone(self.zone.value)

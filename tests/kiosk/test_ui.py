@@ -149,7 +149,7 @@ def test_real_game_plays_to_the_end(app, game):
 def test_tray_unplugged_shows_at_once_and_recovers(app):
     from hardware.events import LinkDown, LinkUp
 
-    drive.press("home:new:toy")
+    drive.press("home:new:hell-for-leather")
     drive.press("setup:start")
     tray = app.controller.tray
     tray.emit(LinkDown("sim", "cable pulled", 0.0))
@@ -159,6 +159,17 @@ def test_tray_unplugged_shows_at_once_and_recovers(app):
     tray.emit(LinkUp("sim", "back", 0.0))
     drive.pump(1)
     assert app.play.banner.height == 0
+
+
+def test_a_game_without_dice_on_the_tray_does_not_talk_about_the_tray(app):
+    from hardware.events import LinkDown
+
+    drive.press("home:new:even-odd")
+    drive.press("setup:start")
+    app.controller.tray.emit(LinkDown("sim", "cable pulled", 0.0))
+    drive.pump(1)
+    assert app.play.banner.height == 0
+    assert "Tray" not in app.play.status.text and "Stack" not in app.play.status.text
 
 
 def test_a_throw_the_tray_cannot_read_fully_is_finished_by_touch(app):
@@ -311,3 +322,70 @@ def test_touch_targets_are_finger_sized(app, game):
     drive.pump(3)
     assert _small_buttons() == []  # sim panel
     app.toggle_sim()
+
+
+def _play_until(app, runner, wanted, rng, skip=("risk",)):
+    """Let the bot answer by touch-free proposals until a prompt named ``wanted`` is open."""
+    from kiosk.rules import RuleError, bot
+
+    for _ in range(2000):
+        if any(p.action == wanted for p in runner.awaiting()):
+            return
+        required = [p for p in runner.awaiting() if not p.optional and p.action not in skip]
+        if not required or runner.outcome:
+            break
+        try:
+            runner.propose(bot.fill(rng.choice(required), rng))
+        except RuleError:
+            pass
+        close_overlays(app)
+    pytest.skip(f"this seed never opened a {wanted!r} prompt")
+
+
+def test_a_die_that_only_catches_the_stack_up_is_not_a_risk(app):
+    import random as _random
+
+    drive.press("home:new:hell-for-leather")
+    drive.press("setup:start")
+    runner, tray = app.runner, app.sim_tray
+    _play_until(app, runner, "risk", _random.Random(3))
+    heat = runner.session.view()["heat"]["dice"]
+    assert 1 <= heat < tray.sim.geometry.max_heat_dice
+    tray.build_to(heat - 1)
+    tray.step_until_idle()
+    drive.pump(2)
+    assert "add 1 die" in app.play.panel.heat.words.text
+
+    before = len(runner.session.log)
+    tray.add_die()  # the table catches up with the screen
+    tray.step_until_idle()
+    drive.pump(2)
+    assert len(runner.session.log) == before
+    assert "matches" in app.play.panel.heat.words.text
+
+    tray.add_die()  # one more on a matched stack: that is a Risk
+    tray.step_until_idle()
+    drive.pump(2)
+    assert runner.session.log[-1].type == "risk"
+    assert runner.session.view()["heat"]["dice"] == heat + 1
+    assert "matches" in app.play.panel.heat.words.text
+
+
+def test_a_wager_round_turns_over_as_one_named_card_per_player(app):
+    import random as _random
+
+    drive.press("home:new:even-odd")
+    drive.press("setup:start")
+    runner = app.runner
+    _play_until(app, runner, "wager", _random.Random(5), skip=())
+    players = runner.players()
+    for who in players:
+        prompt = next(p for p in runner.awaiting() if p.player == who and p.action == "wager")
+        points = next(f for f in prompt.fields if f.name == "points")
+        runner.propose({"type": "wager", "player": who, "side": "odd", "points": max(points.min or 0, 1)})
+    drive.pump(2)
+    reveal = next(o for o in app.overlays if isinstance(o, overlays.Reveal))
+    owners = [card.owner.text for card in reveal.cards]
+    assert owners == players
+    assert all(card.label.text == "1 on Odd" for card in reveal.cards)
+    assert "has locked" not in " ".join(card.label.text for card in reveal.cards)

@@ -109,6 +109,12 @@ def sim_table(app, prompt, rng) -> bool:
     if prompt.action == "land" and rng.random() < 0.8:
         tray.throw(accuracy=0.9, zone=rng.choice(["inside", "touching", "outside"]), face=rng.randint(1, 10))
     elif prompt.action == "risk" and rng.random() < 0.5:
+        heat = app.runner.session.view()["heat"]["dice"]
+        if heat >= tray.sim.geometry.max_heat_dice:
+            return False
+        tray.build_to(heat)  # the table follows the screen's "add N dice" first
+        tray.step_until_idle()
+        drive.pump(2)
         tray.add_die()
     else:
         return False

@@ -169,6 +169,9 @@ class HellForLeather(Engine):
         if state.gauntlet is not None:
             g = state.gauntlet
             data["gauntlet"] = {"team": state.teams[g.team].name, "goals": g.goals, "goals_done": g.goals_done}
+        on_table = heat_on_table(state)
+        if on_table is not None:
+            data["heat"] = on_table
         if viewer is not None:
             data["you"] = viewer
         return data
@@ -181,3 +184,18 @@ class HellForLeather(Engine):
 
 
 ENGINE = HellForLeather()
+
+
+def heat_on_table(state: GameState) -> dict[str, Any] | None:
+    """The one Heat stack the table builds on the tray right now: the Finale side
+    that is acting, else the conflict's team, else the Active Team."""
+    if state.finale is not None:
+        side = state.finale.sides[state.finale.active]
+        return {"dice": side.heat, "status": heat_status(side.heat), "whose": ", ".join(side.members)}
+    if state.conflict is not None:
+        team = state.teams[state.conflict.team]
+    elif state.phase in {"exam", "tiebreak", "bios", "goals", "over", "epilogue"} or not state.teams:
+        return None
+    else:
+        team = state.teams[state.active]
+    return {"dice": team.heat, "status": heat_status(team.heat), "whose": team.name}

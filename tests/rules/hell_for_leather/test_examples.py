@@ -48,6 +48,7 @@ def test_a_risk_adds_a_die_to_the_heat_and_gives_one_more_d10():
     assert team(s, "Daniel").heat == 2
     risk(s)
     assert team(s, "Daniel").heat == 3
+    assert s.view()["heat"] == {"dice": 3, "status": "Quiet", "whose": team(s, "Daniel").name}
     assert thrower(s) == "Daniel"
     assert "Wretch" in s.recap()[-2]   # the Adversary will narrate with Dillon's Instinct
 
@@ -458,6 +459,8 @@ def test_finale_example_round():
     s = finale_example_session()
     f = s.state.finale
     s.apply({"type": "take_cup", "player": "Eoin", "target": "Daniel"})
+    acting = f.sides[f.active]
+    assert s.view()["heat"]["dice"] == acting.heat and "Eoin" in s.view()["heat"]["whose"]
     # Turn 1, Eoin Attacks: Drive 1 + one ally = two dice, a Pass and a Merit.
     assert len(s.state.conflict.plan) == 2
     land(s, "inside", 9)
