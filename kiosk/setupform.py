@@ -44,8 +44,15 @@ class Question:
 STAND_IN_NAMES = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"]
 
 
+SHORT_WORDS = {"gm": "GM", "gms": "GM's", "vp": "VP"}
+"""Words a field name spells in lower case that a label must not."""
+
+
 def _label(name: str) -> str:
-    return name.replace("_", " ").capitalize()
+    """``gm_tokens`` reads "GM tokens" (a field's own ``title`` wins over this)."""
+    words = [SHORT_WORDS.get(w, w) for w in name.split("_")]
+    first = words[0] if words[0] in SHORT_WORDS.values() else words[0].capitalize()
+    return " ".join([first, *words[1:]])
 
 
 def _bounds(info) -> tuple[float | None, float | None, int | None, int | None]:

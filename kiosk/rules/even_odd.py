@@ -68,13 +68,13 @@ class EvenOddSetup(Setup):
     """Who sets the crime scene; leave it blank for the first player listed."""
     dice: Literal["virtual", "physical"] = "virtual"
     """Virtual: the device rolls. Physical: the lead rolls real dice and enters the faces or the even count."""
-    voted_dice: Literal["wagered", "faces"] = "wagered"
+    voted_dice: Literal["wagered", "faces"] = PField("wagered", title="Dice that voted")
     """Which dice "voted" for the winner: those staked on it, or those whose face matched it."""
-    tie_dice: Literal["epilogue", "return"] = "epilogue"
+    tie_dice: Literal["epilogue", "return"] = PField("epilogue", title="Dice of an inconclusive scene")
     """After an inconclusive scene the staked dice go to the Epilogue Pool, or back to their owners."""
-    accusation_tie: Literal["lead", "vote"] = "lead"
+    accusation_tie: Literal["lead", "vote"] = PField("lead", title="Papers level at the Final Scene")
     """Papers level at the Final Scene: the final lead picks, or everyone votes in secret."""
-    epilogue_tie: Literal["innocent", "justice"] = "innocent"
+    epilogue_tie: Literal["innocent", "justice"] = PField("innocent", title="Papers level after the epilogue")
     """Papers level after the epilogue roll: the accused did not have the most (innocent), or justice holds."""
 
     @model_validator(mode="after")

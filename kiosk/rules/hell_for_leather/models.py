@@ -22,7 +22,8 @@ class HellForLeatherSetup(Setup):
     team_a: list[str] = Field(
         default=[], description="Team A's players in seating order. Empty: the first half of the table "
         "(or the Exams decide). Everyone else is Team B.")
-    team_names: list[str] = Field(default=["Team A", "Team B"], min_length=2, max_length=2)
+    team_names: list[str] = Field(default=["Team A", "Team B"], min_length=2, max_length=2,
+                                  description="What the two teams call themselves.")
     goal_target: int = Field(default=3, ge=1, le=9, description="Goals each team needs; about an hour each.")
     objective: str = Field(default="The Objective", min_length=1, max_length=80,
                            description="Where the Finale happens.")

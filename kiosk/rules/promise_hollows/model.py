@@ -31,12 +31,13 @@ class HollowsSetup(Setup):
     """Who plays (in clockwise seating order), who takes which role, and the options."""
 
     players: list[str] = PField(default_factory=lambda: ["Joe", "Bee", "Cece", "Jane"])
+    """Three to eight players, in clockwise seating order."""
     investigator: str | None = None
     """Plays Mr. Gray. Defaults to the first player."""
     president: str | None = None
     """Presides over a System and chooses the case. Defaults to the second player."""
 
-    color_per_pip: int = PField(3, ge=0, le=6)
+    color_per_pip: int = PField(3, ge=0, le=6, title="Color per Private Die pip")
     """Color taken from the box for lowering your own Private Die by one (0: not allowed)."""
     chips: int = PField(500, ge=1)
     """Tokens in the box at the start; starting Color comes out of it."""
@@ -44,9 +45,10 @@ class HollowsSetup(Setup):
     """Removed players stay on as a System (setting only, Color only as a Third Man)."""
     president_sees_authors: bool = False
     """The President reads the confessions with their authors' names (default: anonymous)."""
-    face_off_count: Literal["plurality", "majority"] = "plurality"
+    face_off_count: Literal["plurality", "majority"] = PField("plurality", title="Face-Off verdict")
     """plurality: the colour with most votes wins; majority: it must have more than half."""
-    third_man_vs_two_stealers: Literal["odd-man-half", "all-lose"] = "odd-man-half"
+    third_man_vs_two_stealers: Literal["odd-man-half", "all-lose"] = PField(
+        "odd-man-half", title="Third Man against two Grays")
     """Both challengers Gray, the Third Man Black or White: he wins half, or nobody wins."""
 
     @model_validator(mode="after")
