@@ -147,8 +147,9 @@ class PlayScreen(Screen):
     def _on_change(self, change) -> None:
         self.error.text = ""
         self.refresh()
-        if change.reveal is not None:
-            self.app.show_overlay(reveal_overlay(change.reveal))
+        overlay = reveal_overlay(change.reveal) if change.reveal is not None else None
+        if overlay is not None:
+            self.app.show_overlay(overlay)
 
     # -- drawing ---------------------------------------------------------------
 
@@ -452,15 +453,24 @@ class PlayScreen(Screen):
         self.app.ask_operator()
 
 
-def reveal_overlay(events: list) -> Reveal:
+TURNING_OVER = {"reveal", "verdict", "case", "revelation"}
+"""Event kinds that make something secret public: worth stopping the table for."""
+
+
+def reveal_overlay(events: list) -> Reveal | None:
     """The round turning over: one named card per player when the rules say what each
     had locked (``data["faces"]``), otherwise one card per public event. "X has
-    locked" notes are left out: everyone has, that is why it turns over."""
-    shown = [e for e in events if e.kind not in ("locked", "lock")] or list(events)
-    faced = next((e for e in shown if "faces" in e.data), None)
-    if faced is None:
-        return Reveal("Revealed together", [esc(readable(e.text)) for e in shown] or ["Everyone has locked."])
-    faces = {esc(str(who)): esc(readable(str(face))) for who, face in faced.data["faces"].items()}
-    after = [faced.data.get("summary", "")] + [e.text for e in shown if e is not faced]
+    locked" notes are left out: everyone has, that is why it turns over. A round
+    that closes with nothing made public (private rolls, say) stops nobody: None."""
+    shown = [e for e in events if e.kind not in ("locked", "lock")]
+    turning = [e for e in shown if e.kind in TURNING_OVER or "faces" in e.data]
+    if not turning:
+        return None
+    faced = next((e for e in turning if "faces" in e.data), None)
+    after = [faced.data.get("summary", "")] if faced else []
+    after += [e.text for e in shown if e not in turning]
     caption = " ".join(esc(readable(t)) for t in after if t)
+    if faced is None:
+        return Reveal("Now everyone knows", [esc(readable(e.text)) for e in turning], caption=caption)
+    faces = {esc(str(who)): esc(readable(str(face))) for who, face in faced.data["faces"].items()}
     return Reveal("Revealed together", [], faces=faces, caption=caption)

@@ -389,3 +389,13 @@ def test_a_wager_round_turns_over_as_one_named_card_per_player(app):
     assert owners == players
     assert all(card.label.text == "1 on Odd" for card in reveal.cards)
     assert "has locked" not in " ".join(card.label.text for card in reveal.cards)
+
+
+def test_a_round_that_makes_nothing_public_does_not_stop_the_table(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    for who, number in (("Ann", 3), ("Bo", 5)):  # the toy keeps its numbers hidden for good
+        app.runner.propose({"type": "lock", "player": who, "number": number})
+    drive.pump(2)
+    assert not any(isinstance(o, overlays.Reveal) for o in app.overlays)
+    assert drive.find_all("amount=1")  # straight on to the next move
