@@ -267,10 +267,29 @@ class EvenOddPanel(GenericPanel):
                                               for p, w in view["wagers"].items())))
         history = view.get("history") or []
         if history:
-            lines.append(("Last roll", show(history[-1])))
+            lines.append((f"Scene {history[-1]['number']}", scene_story(history[-1])))
         if view.get("accused"):
-            lines.append(("Accused", str(view["accused"])))
+            accused = (view.get("suspects") or {}).get(view["accused"]) or {}
+            lines.append(("Accused", f"{accused.get('name', '?')}, the {view['accused'].capitalize()} Suspect"))
         self.show_lines(lines)
+
+
+def scene_story(record: dict) -> str:
+    """One finished Even/Odd scene in a sentence: the dice, the count, where the points went."""
+    faces = record.get("faces")
+    dice = f"dice {' '.join(map(str, faces))}: " if faces else ""
+    counted = f"{dice}{record['evens']} even, {record['odds']} odd"
+    if record.get("points_to"):
+        went = f"{record['to_paper']} to the {record['points_to'].capitalize()} paper"
+        if record.get("to_epilogue"):
+            went += f", {record['to_epilogue']} to the Epilogue Pool"
+    else:
+        went = "no winner"
+        if record.get("to_epilogue"):
+            went += f", {record['to_epilogue']} to the Epilogue Pool"
+    if record.get("returned"):
+        went += f", {record['returned']} back to their owners"
+    return f"led by {record['lead']}; {counted}; {went}"
 
 
 class ClincherPanel(GenericPanel):
