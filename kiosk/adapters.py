@@ -164,6 +164,11 @@ class ClincherAdapter(Adapter):
         return super().button(runner, player, colour)
 
 
+SPLIT_FALL_S = 1.0
+"""A stack can come down in two parts (the top slides, then the middle goes); the
+tray reports each. Collapses this close together are one fall for the rules."""
+
+
 class HellForLeatherAdapter(Adapter):
     """Hell for Leather: a settled throw answers the awaited ``land`` prompt; a die added to the Heat
     during a conflict answers ``risk``. A d10's 10 is entered as 0, as the rules read it.
@@ -194,10 +199,16 @@ class HellForLeatherAdapter(Adapter):
             if risk is not None and on_table is not None and event.dice > on_table["dice"]:
                 return {"type": "risk", "player": risk.player}
         if isinstance(event, Collapse):
-            self.hint = {"action": "heat_fall", "fell": event.fell}
+            fell = event.fell
+            if self._fall is not None and event.t - self._fall[0] <= SPLIT_FALL_S:
+                fell += self._fall[1]  # the rest of the same fall, reported a moment later
+            self._fall = (event.t, fell)
+            self.hint = {"action": "heat_fall", "fell": fell}
         return None
 
     hint: dict[str, Any] | None = None
+    _fall: tuple[float, int] | None = None
+    """When the last collapse came and how many dice it had brought down in all."""
 
 
 def _round_start(log, action_type: str) -> int:
