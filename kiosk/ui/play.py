@@ -228,10 +228,11 @@ class PlayScreen(Screen):
             b = self._button(f"act:{i}", esc(readable(text)), size=15, height=px(64))
             if not getattr(b, "grows", False):
                 b.grows = True
-                b.bind(texture_size=lambda btn, ts: setattr(btn, "height", max(px(64), ts[1] + px(14))))
+                b.bind(texture_size=lambda btn, ts: _same_height(btn.parent))
             b.handler = lambda p=p: self._choose(p)
             grid.add_widget(b)
         box.add_widget(grid)
+        _same_height(grid)
 
     def _choose(self, prompt) -> None:
         if not prompt.fields:
@@ -474,3 +475,12 @@ def reveal_overlay(events: list) -> Reveal | None:
         return Reveal("Now everyone knows", [esc(readable(e.text)) for e in turning], caption=caption)
     faces = {esc(str(who)): esc(readable(str(face))) for who, face in faced.data["faces"].items()}
     return Reveal("Revealed together", [], faces=faces, caption=caption)
+
+
+def _same_height(grid) -> None:
+    """Every choice in a menu as tall as the one with the most text, so rows line up."""
+    if grid is None or not grid.children:
+        return
+    tallest = max(max(px(64), b.texture_size[1] + px(14)) for b in grid.children)
+    for b in grid.children:
+        b.height = tallest
