@@ -132,9 +132,17 @@ def main(argv: list[str] | None = None) -> int:
         if game == "toy":
             continue
         shots += shoot_game(app, game, out, prefix)
+    unfinished = (args.games or [g for g in app.engines if g != "toy"])[0]
+    app.open_setup(unfinished)  # a game left half-way, so home offers to resume it
+    drive.press("setup:start")
+    rng = random.Random(1)
+    for _ in range(6):
+        _close(app)
+        _step(app, rng)
+    _close(app)
     app.go_home()
     drive.pump(2)
-    drive.screenshot(str(out / f"{prefix}home-resume.png"))
+    shots.append(Path(drive.screenshot(str(out / f"{prefix}home-resume.png"))))
     app.ask_operator()
     drive.pump(2)
     shots.append(Path(drive.screenshot(str(out / f"{prefix}operator-pin.png"))))

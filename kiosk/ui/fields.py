@@ -19,6 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
+from kivy.utils import escape_markup as esc
 
 from . import theme
 from .theme import Big, MarkedButton, Text, mark_for, px
@@ -62,7 +63,9 @@ def choice_button(name: str, value: Any, **kw) -> Big:
 
 
 class Input(BoxLayout):
-    def __init__(self, name: str, label: str, on_change: Callable[[Any], None] | None = None, **kw) -> None:
+    def __init__(self, name: str, label: str, on_change: Callable[[Any], None] | None = None, help: str = "",
+                 **kw) -> None:
+        """``help``, if any, is a line of explanation between the label and the input."""
         kw.setdefault("orientation", "vertical")
         kw.setdefault("size_hint_y", None)
         kw.setdefault("spacing", px(4))
@@ -73,6 +76,8 @@ class Input(BoxLayout):
         self.bind(minimum_height=self.setter("height"))
         if label:
             self.add_widget(Text(label, size=15, color=theme.DIM))
+        if help:
+            self.add_widget(Text(esc(help), size=13, color=theme.DIM, italic=True))
 
     def set(self, value: Any) -> None:
         self.value = value

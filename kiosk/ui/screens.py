@@ -131,25 +131,23 @@ class SetupScreen(Screen):
         self.inputs = {}
         for q in questions(engine.setup_model):
             if q.kind == "int":
-                w = IntInput(q.name, q.label, q.min, q.max, q.default)
+                w = IntInput(q.name, q.label, q.min, q.max, q.default, help=q.help)
             elif q.kind == "bool":
-                w = ChoiceInput(q.name, q.label, [True, False], q.default)
+                w = ChoiceInput(q.name, q.label, [True, False], q.default, help=q.help)
             elif q.kind == "choice":
-                w = ChoiceInput(q.name, q.label, q.choices, q.default)
+                w = ChoiceInput(q.name, q.label, q.choices, q.default, help=q.help)
             elif q.kind == "names":
-                w = NamesInput(q.name, q.label, q.default, q.min, q.max)
+                w = NamesInput(q.name, q.label, q.default, q.min, q.max, help=q.help)
             elif q.kind == "text":
-                w = TextField(q.name, q.label, q.default)
+                w = TextField(q.name, q.label, q.default, help=q.help)
             elif q.kind == "records":
-                w = RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max)
+                w = RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max, help=q.help)
             elif q.kind == "group" and q.default is not None:
-                w = GroupInput(q.name, q.label, q.default, q.parts)
+                w = GroupInput(q.name, q.label, q.default, q.parts, help=q.help)
             else:
                 continue  # complex options keep their defaults; the operator can change them in a config later
             self.inputs[q.name] = w
             self.form.add_widget(w)
-            if q.help:
-                self.form.add_widget(Text(esc(q.help), size=13, color=theme.DIM))
 
     def answers(self) -> dict[str, Any]:
         return {name: w.value for name, w in self.inputs.items() if w.value is not None}
