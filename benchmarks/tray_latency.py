@@ -143,13 +143,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  detected {n} of {n + missed}; wrong fallen-count {wrong}; missed {missed}")
     if n:
         detect_ms = [(s - 1) * period_ms for s in detection_samples]
-        print(f"  end to end, sample that shows the fall -> Collapse event on the Pi:")
+        print("  end to end, sample that shows the fall -> Collapse event on the Pi:")
         print(f"      median {statistics.median(end_to_end):6.1f} ms   p99 {percentile(end_to_end, 99):6.1f} ms"
               f"   max {max(end_to_end):6.1f} ms")
-        print(f"  of which detection, samples the tracker needed (1 = the floor):")
+        print("  of which detection, samples the tracker needed (1 = the floor):")
         print(f"      median {statistics.median(detection_samples):6.1f}      p99 {percentile(detection_samples, 99):6.1f}"
               f"      ({statistics.median(detect_ms):.0f} ms / {percentile(detect_ms, 99):.0f} ms of waiting for samples)")
-        print(f"  of which the serial link, line written -> event emitted:")
+        print("  of which the serial link, line written -> event emitted:")
         print(f"      median {statistics.median(link):6.2f} ms   p99 {percentile(link, 99):6.2f} ms")
         print(f"  SerialTray: {port.rejected} lines rejected, {port.gaps} sequence gaps")
     return 0 if missed == 0 and wrong == 0 else 1

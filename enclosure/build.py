@@ -35,7 +35,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from hardware.config import Config, ConfigError, GeometryConfig, load_config
+from hardware.config import Config, ConfigError, load_config
 
 from . import target
 from .checks import HEAT_ZONE_DICE, arm_problems, measure_arm

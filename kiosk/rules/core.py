@@ -31,7 +31,7 @@ import json
 import pickle
 import random
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Iterable, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 

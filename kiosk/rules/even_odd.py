@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field as PField, TypeAdapter, model_validator
+from pydantic import BaseModel, Field as PField, TypeAdapter, model_validator
 
 from .core import Action, Engine, Event, Field, Prompt, RuleError, Setup
 

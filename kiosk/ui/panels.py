@@ -18,7 +18,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup as esc
 
-from . import theme
 from .fields import show
 from .theme import Text, px
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from kiosk import games
-from kiosk.rules import RuleError, Session, bot, load_log
+from kiosk.rules import RuleError, Session, bot
 from kiosk.runner import Runner
 from kiosk.store import Store, StoreError
 from tests.rules.toy import ENGINE as TOY

@@ -13,7 +13,7 @@ from ..core import Event, Field, Prompt, RuleError
 from . import finale as fin
 from .actions import (
     AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, DeclareSkill,
-    FailRoll, GrantDilemma, HeatFall, Land, OfferDilemma, Risk, TableKnock,
+    FailRoll, GrantDilemma, HeatFall, Land, OfferDilemma, TableKnock,
 )
 from .charts import (
     BOON, CURSE, DRIVE_ZERO, FELONY_CUES, GOAL_PRICE, HEAT_CUES, HEAT_FACES, HUNTER_MARKS,
@@ -675,7 +675,6 @@ def buy_goal(state: GameState, bonus: str) -> list[Event]:
 
 def end_turn(state: GameState) -> list[Event]:
     """The Narrator Cup moves on and (in team play) the team roles switch."""
-    c = state.conflict
     state.conflict = None
     state.conflicts_played += 1
     events: list[Event] = []
