@@ -36,10 +36,23 @@ def on_pi() -> bool:
 
 def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touch_keyboard: bool | None = None,
               maxfps: int = 60) -> None:
-    """Set Kivy's window and input options. Call before anything imports a Kivy window."""
+    """Set Kivy's window and input options. Call before anything imports a Kivy window.
+
+    Two settings are there for latency (see "Tests and numbers" in docs/kiosk.md):
+
+    * the ``free_all`` clock: the loop sleeps between 60 fps frames as usual, but a
+      "free" trigger (the one the controller fires from the hardware threads) wakes
+      it at once, so a press is handled and drawn without waiting for the next tick;
+    * no multisampling: Kivy asks for 2x MSAA by default, which on a software
+      renderer (llvmpipe) more than doubles the cost of every frame. The kiosk draws
+      text and flat boxes, where antialiased edges are hardly visible.
+    """
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_CLOCK", "free_all")  # read when kivy.clock is first imported
     from kivy.config import Config
 
+    Config.set("kivy", "kivy_clock", os.environ["KIVY_CLOCK"])
+    Config.set("graphics", "multisamples", "0")
     Config.set("graphics", "width", str(size[0]))
     Config.set("graphics", "height", str(size[1]))
     Config.set("graphics", "resizable", "0")
@@ -210,7 +223,10 @@ def make_app_class():
                 self.sim_tray = tray
             from kiosk.controller import Controller
 
-            trigger = Clock.create_trigger(lambda dt: self.controller.drain(), 0)
+            # A free trigger wakes the sleeping loop at once (see configure); with another
+            # clock (kivy.clock imported before configure) it is an ordinary trigger.
+            make_trigger = getattr(Clock, "create_trigger_free", Clock.create_trigger)
+            trigger = make_trigger(lambda dt: self.controller.drain(), 0)
             self.controller = Controller(pads, tray, post=lambda fn: trigger())
             self.controller.on_message = self.message
             self.controller.on_handled.append(self._hardware_activity)
