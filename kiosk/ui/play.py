@@ -201,15 +201,20 @@ class PlayScreen(Screen):
             self._draw_prompt(box, public[0])
         elif public:
             self._draw_menu(box, public)
-        if optional:
-            box.add_widget(Text("Also possible now:", size=14, color=theme.DIM))
-            row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
+        if optional:  # the same few buttons after almost every action: reused, not rebuilt
+            box.add_widget(self._label("optional:title", "Also possible now:", size=14, color=theme.DIM))
+            row = self.__dict__.get("_optional_row")
+            if row is None:
+                row = self._optional_row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
+            row.clear_widgets()
             for p in optional:
-                b = Big(esc(p.text), kind="quiet", size=14)
-                b.bind(texture_size=lambda btn, ts: setattr(row, "height", max(row.height, ts[1] + px(14))))
-                b.tag = f"optional:{p.action}:{p.player}"
-                b.bind(on_release=lambda *_, p=p: self._open_optional(p))
+                b = self._button(f"optional:{p.action}:{p.player}", esc(p.text), kind="quiet", size=14)
+                if not getattr(b, "fits_row", False):
+                    b.fits_row = True
+                    b.bind(texture_size=lambda btn, ts: _fit_row(btn.parent))
+                b.handler = lambda p=p: self._open_optional(p)
                 row.add_widget(b)
+            _fit_row(row)
             box.add_widget(row)
 
     def _draw_menu(self, box, public) -> None:
@@ -331,22 +336,38 @@ class PlayScreen(Screen):
         self._signature = None
 
     def _draw_locks(self, box, secret) -> None:
-        for rnd in self.runner.secret_rounds():
+        # The lock board changes by one line per lock: its widgets are reused (labels by
+        # position, a player's row by name, at most a table's worth kept), so only changed
+        # texts re-render.
+        rows = self.__dict__.setdefault("_lock_rows", {})
+        if len(rows) > 16:
+            rows.clear()
+        for r, rnd in enumerate(self.runner.secret_rounds()):
             waiting = [p for p in secret if p.action == rnd.action]
             text = waiting[0].text if len(waiting) == 1 else rnd.action.replace("_", " ").capitalize()
-            box.add_widget(Text(f"Secret choice: [b]{esc(text)}[/b]", size=19))
+            box.add_widget(self._label(f"lock:{r}:title", f"Secret choice: [b]{esc(text)}[/b]", size=19))
             pads = adapters.for_game(self.runner.engine.game).pad_help(waiting)
-            box.add_widget(Text(f"{esc(pads)} Or answer on screen where only you look." if pads else
-                                "Answer on screen where only you look: pass the screen over.", size=14, color=theme.DIM))
-            for name in rnd.locked:
-                box.add_widget(Text(f"  [b]{esc(name)}[/b]: locked in", size=18, color=(0.55, 0.85, 0.6, 1)))
+            box.add_widget(self._label(f"lock:{r}:help", f"{esc(pads)} Or answer on screen where only you look." if pads
+                                       else "Answer on screen where only you look: pass the screen over.",
+                                       size=14, color=theme.DIM))
+            for i, name in enumerate(rnd.locked):
+                box.add_widget(self._label(f"lock:{r}:locked:{i}", f"  [b]{esc(name)}[/b]: locked in", size=18,
+                                           color=(0.55, 0.85, 0.6, 1)))
             for p in waiting:
-                row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
-                row.add_widget(Text(f"  [b]{esc(p.player)}[/b]: still choosing", size=18, fit=False))
-                b = Big(esc(f"{p.player}: answer on screen"), kind="normal", size=15)
+                row = rows.get((r, p.player))
+                if row is None:
+                    row = rows[(r, p.player)] = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+                    row.add_widget(Text("", size=18, fit=False))
+                    b = Big("", kind="normal", size=15)
+                    b.bind(on_release=lambda btn: btn.handler())
+                    row.add_widget(b)
+                elif row.parent is not None:
+                    row.parent.remove_widget(row)
+                b, label = row.children  # children are listed last added first
+                label.text = f"  [b]{esc(p.player)}[/b]: still choosing"
+                b.text = esc(f"{p.player}: answer on screen")
                 b.tag = f"secret:{p.player}"
-                b.bind(on_release=lambda *_, p=p: self.open_private(p.player, p))
-                row.add_widget(b)
+                b.handler = lambda p=p: self.open_private(p.player, p)
                 box.add_widget(row)
 
     def _draw_outcome(self, box) -> None:
@@ -475,6 +496,12 @@ def reveal_overlay(events: list) -> Reveal | None:
         return Reveal("Now everyone knows", [esc(readable(e.text)) for e in turning], caption=caption)
     faces = {esc(str(who)): esc(readable(str(face))) for who, face in faced.data["faces"].items()}
     return Reveal("Revealed together", [], faces=faces, caption=caption)
+
+
+def _fit_row(row) -> None:
+    """A row of buttons as tall as its tallest text needs, at least a finger high."""
+    if row is not None:
+        row.height = max([px(theme.TOUCH)] + [b.texture_size[1] + px(14) for b in row.children])
 
 
 def _same_height(grid) -> None:
