@@ -34,13 +34,17 @@ scale with the die size):
   at once, as nothing can be lower; and dice on their way down are out of
   the beam within ``tumble`` samples, so a clean reading that long after
   the fall began, no higher than any since, is the new top.
-* A reading no higher than ``bounce_mm`` over the floor may be a die
-  bouncing off the tray. Such a reading never settles a fall alone, and if
-  one of the first two readings of a fall is one, a third must agree: a
-  reading of dice on their way down and a bounce can land on the same level
-  by chance, and believing them would split one fall into two wrong counts.
-  This costs falls that leave 1-4 dice standing a sample (``bounce_mm=0``
-  turns it off).
+* A reading between ``bounce_min_mm`` and ``bounce_mm`` over the floor may
+  be a die bouncing off the tray (a bounce is in the air: lower than
+  ``bounce_min_mm`` it is the stack). Such a reading never settles a fall
+  alone, and if one of the first two readings of a fall is one, a third
+  must agree: a reading of dice on their way down and a bounce can land on
+  the same level by chance, and believing them would split one fall into
+  two wrong counts. This costs falls that leave 1-4 dice standing a sample
+  (``bounce_mm=0`` turns it off).
+* Likewise when the first two readings of a fall are one die down and the
+  second is lower than the first by more than ``depart``: more than noise
+  makes, so they may both be of two dice on their way down.
 * After a blind stretch (``blind_min`` invalid readings in a row) the quick
   rule is off: a change must settle, and a lower stack is a fall unless a
   hand was seen (even two readings of one will do, around the blind spell).
@@ -51,7 +55,10 @@ scale with the die size):
   the old top and the first one below it (for a fall seen starting, up to
   ``tumble`` samples after: the dice land a moment after they go); and
   something seen crossing the beam twice with no knock is a hand, not a
-  thrown d10. Without a piezo (the i2c build) none of this applies.
+  thrown d10. But a hand seen at the stack as the sensor went blind, and
+  one die gone when it sees again, is a die taken off even if a knock came
+  meanwhile (a d10 landing beside the stack knocks too). Without a piezo
+  (the i2c build) none of this applies.
 * A taller stack is believed only after ``settle`` clean readings (a Risk
   die is placed by hand, so there is no hurry); a stack more than one die
   taller (dice added while the sensor was blind) only after ``steady_above``
@@ -190,6 +197,7 @@ class HeatTracker:
         steady_above=15,
         tumble=2,
         bounce_mm=60.0,
+        bounce_min_mm=15.0,
         min_mm=MIN_VALID_MM,
         max_mm=MAX_VALID_MM,
     ):
@@ -205,6 +213,7 @@ class HeatTracker:
         self.steady_above = steady_above
         self.tumble = tumble
         self.bounce_mm = bounce_mm
+        self.bounce_min_mm = bounce_min_mm
         self.min_mm = min_mm
         self.max_mm = max_mm
         self.level = None
@@ -244,6 +253,11 @@ class HeatTracker:
         if k < 0 or abs(h - k) > self.clean_tol:
             return None
         return k
+
+    def _could_bounce(self, h):
+        """Could a reading at height h (in dice) be a die bouncing off the tray floor?"""
+        die = self.calibration.die_mm
+        return self.bounce_min_mm / die <= h <= self.bounce_mm / die
 
     def _settled_level(self):
         """The level of the last ``settle`` readings if they all agree and are clean."""
@@ -409,16 +423,20 @@ class HeatTracker:
             # A total fall: a reading below the top, then one clean at the floor (nothing is lower).
             if k == 0 and prev_h is not None and prev_h < level - self.depart:
                 return self._change(k, "collapse")
-            # Low down, a die bouncing off the tray floor may be what the sensor sees (a reading no
-            # higher than ``bounce_mm``): one reading alone, or the first two of a fall (one may be
-            # of dice on their way down), can agree by chance on a level the stack is not at.
-            # There, those need one more reading.
-            reach = self.bounce_mm / self.calibration.die_mm
-            low = near >= 1 and h <= reach
-            pair_low = near >= 1 and prev_h is not None and min(h, prev_h) <= reach
+            # Low down, a die bouncing off the tray floor may be what the sensor sees (a reading
+            # between ``bounce_min_mm`` and ``bounce_mm``): one reading alone, or the first two of a
+            # fall (one may be of dice on their way down), can agree by chance on a level the stack
+            # is not at. There, those need one more reading.
+            low = near >= 1 and self._could_bounce(h)
+            pair_low = near >= 1 and prev_h is not None and (low or self._could_bounce(prev_h))
             first_two = fall_at is not None and prev_at == fall_at
+            # Each reading of dice on their way down is lower than the one before, so the first two
+            # readings of a fall, one die down and the second lower by more than noise makes (over
+            # ``depart``), may both be of two dice falling: the stack may be two dice lower, not one.
+            # There, too, a third reading must agree.
+            sliding = first_two and k == level - 1 and h < prev_h - self.depart
             # Two stack readings in a row clean at the same lower level.
-            if k is not None and prev_k == k and not (pair_low and first_two):
+            if k is not None and prev_k == k and not (pair_low and first_two) and not sliding:
                 return self._change(k, "collapse")
             # Or nearest to the same level, with their mean clean, once the first reading of the
             # fall (which may be of dice on their way down) is behind.
@@ -456,5 +474,9 @@ class HeatTracker:
         # stack was last seen at its level says fall; without one, a hand seen at the stack says
         # dice taken off.
         if self.knocks:
+            # A hand at the stack as the sensor went blind, and one die gone when it sees again: the
+            # hand took it, even if a d10 landed meanwhile (its knock says nothing about the stack).
+            if self._handled and self._blind and settled == level - 1:
+                return self._change(settled, "remove")
             return self._change(settled, "collapse" if self._felt_fall() else "remove")
         return self._change(settled, "remove" if self._handled else "collapse")

@@ -261,3 +261,29 @@ def test_heat_module_stays_circuitpython_compatible():
         if isinstance(node, ast.FormattedValue):
             raise AssertionError("keep to %-formatting in firmware code")
     assert imported <= {"math"}, imported
+
+
+# -- falls that used to be slow or split (found by the benchmark) ---------------
+
+def test_a_fall_to_one_die_read_lower_than_any_bounce_is_reported_on_the_first_reading_of_the_new_top():
+    rng = random.Random(18)
+    before = steady(10, 30, rng)
+    # Dice on their way down, a lost reading, then the new top read 13 mm over the floor: a die
+    # bouncing off the tray is higher than that, so this is the stack, and there is no waiting.
+    trace = before + [mm(8.7, rng, sd=0), None, mm(0.8, rng, sd=0)] + steady(1, 20, rng)
+    _, events = run(trace)
+    (i, collapse), = kinds(events, "collapse")
+    assert collapse == {"type": "collapse", "fell": 9, "standing": 1}
+    assert i == len(before) + 2
+
+
+def test_two_dice_caught_sliding_down_past_the_same_level_are_one_fall_of_two():
+    rng = random.Random(19)
+    before = steady(8, 30, rng)
+    # Both readings near 7, the second 10 mm lower than the first: more than noise, two dice on
+    # their way down. Reporting "1 fell" there would be followed by a second fall of one.
+    trace = before + [mm(7.3, rng, sd=0), mm(6.7, rng, sd=0)] + steady(6, 20, rng)
+    _, events = run(trace)
+    (i, collapse), = kinds(events, "collapse")
+    assert collapse == {"type": "collapse", "fell": 2, "standing": 6}
+    assert i == len(before) + 2

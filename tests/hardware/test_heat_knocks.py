@@ -80,6 +80,16 @@ def test_a_hand_glimpsed_twice_with_no_knock_takes_a_die_off_rather_than_knockin
     assert changes(events) == [{"type": "removed", "dice": 4}]
 
 
+def test_a_die_taken_off_during_a_blind_spell_is_removed_even_if_a_d10_lands_as_the_sensor_sees_again():
+    rng = random.Random(28)
+    # A hand at the stack, the sensor blind while it takes a die, then a d10 crossing the beam
+    # and landing beside the stack (a knock) just as the stack is seen again, one die lower.
+    before = steady(11, 30, rng) + hand(11, 3, rng) + [None] * 12 + hand(11, 1, rng)
+    trace = before + steady(10, 20, rng)
+    _, events = run(trace, knocks={EARLY_KNOCK, len(before)})
+    assert changes(events) == [{"type": "removed", "dice": 10}]
+
+
 def test_a_d10_crossing_the_beam_then_knocking_the_stack_down_is_a_fall():
     rng = random.Random(25)
     before = steady(9, 30, rng) + hand(9, 2, rng)  # the d10 on its way in
