@@ -23,7 +23,10 @@ import platform
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kiosk.controller import Controller
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +52,9 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     os.environ.setdefault("KIVY_CLOCK", "free_all")  # read when kivy.clock is first imported
+    # The kiosk uses no pydantic plugins; without this, the first model built scans every
+    # installed package's entry points for them (about 40 ms of start-up here).
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "1")
     from kivy.config import Config
 
     Config.set("kivy", "kivy_clock", os.environ["KIVY_CLOCK"])
@@ -76,11 +82,9 @@ def make_app_class():
     from kivy.uix.screenmanager import NoTransition, ScreenManager
     from kivy.utils import escape_markup as esc
 
-    from hardware.config import load_config
     from kiosk import games
     from kiosk.store import Store, default_path
     from kiosk.ui import theme
-    from kiosk.ui.screens import HomeScreen
     from kiosk.ui.theme import Filled, Text, px
 
     # Only what the home screen needs is imported before the first frame; the rest
@@ -96,12 +100,8 @@ def make_app_class():
         def __init__(self, config_path: str | None = None, data_dir: str | None = None, force_sim: bool = False,
                      realtime_sim: bool = True, **kw: Any) -> None:
             super().__init__(**kw)
-            self.config_hw = load_config(config_path)
-            if force_sim:
-                self.config_hw = self.config_hw.model_copy(update={
-                    "pads": self.config_hw.pads.model_copy(update={"backend": "sim"}),
-                    "tray": self.config_hw.tray.model_copy(update={"backend": "sim"}),
-                })
+            self._config_path, self._force_sim = config_path, force_sim
+            self._config_hw = None  # read on first use, right after the first frame (see config_hw)
             path = Path(data_dir) / "sessions.sqlite3" if data_dir else default_path()
             self.store = Store(path, engines=games.engine_for)
             self.exports = path.parent / "exports"
@@ -115,6 +115,26 @@ def make_app_class():
             self.last_input = time.monotonic()
             self.before_attract = "home"
             self.first_frame_at: float | None = None
+
+        @property
+        def config_hw(self):
+            """The site configuration (``table-noir.toml`` over the defaults), read on first use.
+
+            The first frame does not need it, so the kiosk shows its home screen before
+            paying for reading and validating it. A bad file raises ``ConfigError`` from
+            here; ``main`` turns it into a message and exit code 2.
+            """
+            if self._config_hw is None:
+                from hardware.config import load_config
+
+                config = load_config(self._config_path)
+                if self._force_sim:
+                    config = config.model_copy(update={
+                        "pads": config.pads.model_copy(update={"backend": "sim"}),
+                        "tray": config.tray.model_copy(update={"backend": "sim"}),
+                    })
+                self._config_hw = config
+            return self._config_hw
 
         # -- building -----------------------------------------------------------
 
@@ -144,7 +164,8 @@ def make_app_class():
             Clock.schedule_once(lambda dt: self.ready(), 0)
 
         def ready(self) -> None:
-            """Everything the first frame did not need: the hardware, the engines, the other screens."""
+            """Everything the first frame did not need: the configuration, the hardware, the engines."""
+            _ = self.config_hw  # a bad configuration file stops the kiosk here, before any hardware opens
             if self.controller is None:
                 self._open_hardware()
                 self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
@@ -158,9 +179,10 @@ def make_app_class():
         def _screen(self, name: str):
             screen = self._screens.get(name)
             if screen is None:
-                from kiosk.ui import play, screens
+                import importlib
 
-                kind = getattr(play if name == "play" else screens, self.SCREENS[name])
+                module = importlib.import_module("kiosk.ui.play" if name == "play" else "kiosk.ui.screens")
+                kind = getattr(module, self.SCREENS[name])
                 screen = self._screens[name] = kind(self)
                 if name != "home":
                     self.sm.add_widget(screen)
@@ -433,9 +455,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sim", action="store_true", help="use the simulated table whatever the config says")
     args = parser.parse_args(argv)
     configure(SIZES[args.size], fullscreen=args.fullscreen)
+    app_class = make_app_class()
+    app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
     try:
-        app_class = make_app_class()
-        app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
+        app.run()  # the configuration is read just after the first frame
     except Exception as err:  # a bad config stops start-up with its message, not a traceback
         from hardware.config import ConfigError
 
@@ -443,7 +466,6 @@ def main(argv: list[str] | None = None) -> int:
             print(f"table-noir: {err}", file=sys.stderr)
             return 2
         raise
-    app.run()
     return 0
 
 

@@ -23,10 +23,11 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from kiosk.rules import Engine, LogError, Session, engine_for
-from kiosk.rules.core import Action
+if TYPE_CHECKING:  # the rules (and pydantic) load when a game is stored or read, not when the kiosk opens
+    from kiosk.rules import Engine, Session
+    from kiosk.rules.core import Action
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -69,10 +70,12 @@ class Store:
     registry. Tests pass their own to store the toy game.
     """
 
-    def __init__(self, path: str | Path, engines: Callable[[str], Engine] = engine_for) -> None:
+    def __init__(self, path: str | Path, engines: Callable[[str], Engine] | None = None) -> None:
         self.path = Path(path)
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
+        if engines is None:
+            from kiosk.rules import engine_for as engines
         self.engines = engines
         self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -155,6 +158,8 @@ class Store:
 
     def load(self, sid: int) -> Session:
         """Rebuild the session by replaying its stored log."""
+        from kiosk.rules import LogError, Session
+
         lines = self.lines(sid)
         header = json.loads(lines[0])
         try:
