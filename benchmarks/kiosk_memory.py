@@ -4,7 +4,8 @@ The kiosk window runs without frame pacing; every action goes through the
 Runner (rules, store with its fsync, screen refresh and panel) exactly as a
 press would, and the game is shown on the play screen throughout. Games of
 all four kinds follow each other back to back. It prints the resident set
-size after a warm-up and at the end, and the growth in percent.
+size after a warm-up and at the end, the growth in percent, and whether it
+levels off: the growth over the second half of the run next to the first.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/kiosk_memory.py [--minutes 3]
 """
@@ -85,7 +86,11 @@ def main() -> int:
           f"({played - start_games} games, {actions - start_actions} actions after {args.warmup_games} warm-up games)")
     print(f"  RSS after warm-up {start_rss:7.1f} MB")
     print(f"  RSS at the end    {end_rss:7.1f} MB   growth {100 * (end_rss - start_rss) / start_rss:+.1f}%")
-    print(f"  RSS samples (MB)  {', '.join(f'{s:.0f}' for s in samples)}")
+    print(f"  RSS samples (MB)  {', '.join(f'{s:.0f}' for s in samples)}  (every 8 games)")
+    if len(samples) >= 3:
+        middle = samples[len(samples) // 2]
+        print(f"  growth in the first half {middle - samples[0]:+.1f} MB, in the second half {samples[-1] - middle:+.1f} MB "
+              "(a plateau shows as a second half near zero)")
     print(f"  sessions stored   {len(app.store.sessions())}")
     drive.stop(app)
     return 0
