@@ -14,7 +14,12 @@ import importlib
 import logging
 import os
 
-from kiosk.rules import GAMES, Engine
+from typing import TYPE_CHECKING
+
+from kiosk.rules import GAMES
+
+if TYPE_CHECKING:
+    from kiosk.rules import Engine
 
 log = logging.getLogger(__name__)
 

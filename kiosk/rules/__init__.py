@@ -2,12 +2,25 @@
 
 Nothing in this package may import Kivy, gpiozero, serial or any hardware
 module; ``tests/test_layering.py`` enforces it.
+
+The names below load on first use (PEP 562), so a program that only needs the
+list of games (the kiosk's home screen) does not pay for pydantic and the core
+before its first frame.
 """
 
-from .core import Action, Engine, Event, Field, LogError, Prompt, RuleError, Session, Setup
-from .registry import GAMES, engine_for, load_log
+import importlib
 
-__all__ = [
-    "Action", "Engine", "Event", "Field", "LogError", "Prompt", "RuleError", "Session", "Setup",
-    "GAMES", "engine_for", "load_log",
-]
+_WHERE = {
+    "Action": "core", "Engine": "core", "Event": "core", "Field": "core", "LogError": "core",
+    "Prompt": "core", "RuleError": "core", "Session": "core", "Setup": "core",
+    "GAMES": "registry", "engine_for": "registry", "load_log": "registry",
+}
+__all__ = list(_WHERE)
+
+
+def __getattr__(name: str):
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value  # later lookups skip this function
+    return value

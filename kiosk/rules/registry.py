@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import importlib
 import json
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from .core import LOG_FORMAT, Engine, LogError, RuleError, Session
+if TYPE_CHECKING:  # the core (and pydantic) load when a game or a log is first used
+    from .core import Engine, Session
 
 GAMES: dict[str, str] = {
     "hell-for-leather": "kiosk.rules.hell_for_leather",
@@ -33,6 +34,8 @@ def load_log(lines: Iterable[str]) -> Session:
     one action. A line that cannot be read or is refused by the rules raises
     ``LogError`` naming the line (counted from 1) and the reason.
     """
+    from .core import LogError, RuleError
+
     session: Session | None = None
     number = 0
     for number, raw in enumerate(lines, start=1):
@@ -57,6 +60,8 @@ def load_log(lines: Iterable[str]) -> Session:
 
 
 def _start(number: int, header: dict[str, Any]) -> Session:
+    from .core import LOG_FORMAT, LogError, RuleError, Session
+
     if header.get("format") != LOG_FORMAT:
         raise LogError(number, f"unsupported log format {header.get('format')!r} (this build reads {LOG_FORMAT})")
     try:
