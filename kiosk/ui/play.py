@@ -76,7 +76,7 @@ class PlayScreen(Screen):
         self._shown_heat: int | None = None
         self._inputs_cache: dict[tuple, Any] = {}
         self._buttons_cache: dict[str, Big] = {}
-        root = Filled(orientation="vertical", bg=theme.BG, padding=px(6), spacing=px(6))
+        root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(6))  # the window clears to theme.BG
         # top bar
         bar = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
         self.title = Text("", size=20, bold=True, color=theme.ACCENT, fit=False, size_hint_x=0.34)
