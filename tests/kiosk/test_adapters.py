@@ -8,14 +8,6 @@ from hardware.events import ButtonColour, ButtonPressed, Collapse
 from kiosk import adapters, games
 from kiosk.rules import RuleError, bot
 from kiosk.runner import Runner
-from kiosk.store import Store
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "s.sqlite3", engines=games.engine_for)
-    yield s
-    s.close()
 
 
 def test_a_fall_reported_in_two_parts_is_one_fall(store):

@@ -19,13 +19,6 @@ from tests.rules.toy import ENGINE as TOY
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "s.sqlite3", engines=games.engine_for)
-    yield s
-    s.close()
-
-
 def test_store_uses_wal_and_full_sync(store):
     assert store.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert store.db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
