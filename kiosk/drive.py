@@ -129,7 +129,7 @@ def _scroll_into_view(widget) -> None:
     """Scroll every ScrollView around ``widget`` so that its centre is in view."""
     from kivy.uix.scrollview import ScrollView
 
-    child, parent = widget, widget.parent
+    parent = widget.parent
     while parent is not None and parent is not parent.parent:
         if isinstance(parent, ScrollView) and parent.children:
             content = parent.children[0]
@@ -137,7 +137,7 @@ def _scroll_into_view(widget) -> None:
             if spare > 0:
                 _, cy = content.to_widget(*widget.to_window(*widget.center))
                 parent.scroll_y = min(1.0, max(0.0, (cy - parent.height / 2) / spare))
-        child, parent = parent, parent.parent
+        parent = parent.parent
 
 
 def screenshot(path: str) -> str:

@@ -278,14 +278,10 @@ def scene_story(record: dict) -> str:
     faces = record.get("faces")
     dice = f"dice {' '.join(map(str, faces))}: " if faces else ""
     counted = f"{dice}{record['evens']} even, {record['odds']} odd"
-    if record.get("points_to"):
-        went = f"{record['to_paper']} to the {record['points_to'].capitalize()} paper"
-        if record.get("to_epilogue"):
-            went += f", {record['to_epilogue']} to the Epilogue Pool"
-    else:
-        went = "no winner"
-        if record.get("to_epilogue"):
-            went += f", {record['to_epilogue']} to the Epilogue Pool"
+    side = record.get("points_to")
+    went = f"{record['to_paper']} to the {side.capitalize()} paper" if side else "no winner"
+    if record.get("to_epilogue"):
+        went += f", {record['to_epilogue']} to the Epilogue Pool"
     if record.get("returned"):
         went += f", {record['returned']} back to their owners"
     return f"led by {record['lead']}; {counted}; {went}"

@@ -498,16 +498,21 @@ def reveal_overlay(events: list) -> Reveal | None:
     return Reveal("Revealed together", [], faces=faces, caption=caption)
 
 
+def _tallest(buttons, least: float) -> float:
+    """The height the button with the most text needs, and never under ``least``."""
+    return max([least] + [b.texture_size[1] + px(14) for b in buttons])
+
+
 def _fit_row(row) -> None:
     """A row of buttons as tall as its tallest text needs, at least a finger high."""
     if row is not None:
-        row.height = max([px(theme.TOUCH)] + [b.texture_size[1] + px(14) for b in row.children])
+        row.height = _tallest(row.children, px(theme.TOUCH))
 
 
 def _same_height(grid) -> None:
     """Every choice in a menu as tall as the one with the most text, so rows line up."""
-    if grid is None or not grid.children:
+    if grid is None:
         return
-    tallest = max(max(px(64), b.texture_size[1] + px(14)) for b in grid.children)
+    tallest = _tallest(grid.children, px(64))
     for b in grid.children:
         b.height = tallest

@@ -21,6 +21,8 @@ TURN_ACTIONS = (OfferDilemma, AnswerDilemma, AskDilemma, GrantDilemma, CallConfl
                 BuyGoal, FailRoll)
 FINALE_ACTIONS = (Reward, Entrance, TakeCup, Intent, Epilogue)
 SETUP_PHASES = {"exam", "tiebreak", "bios", "goals"}
+NO_ACTIVE_TEAM = SETUP_PHASES | {"over", "epilogue"}
+"""Phases with no Active Team (and so no Heat in play on the tray)."""
 FINALE_PHASES = {"rewards", "entrance", "take_cup", "intent", "epilogue"}
 
 
@@ -143,7 +145,7 @@ class HellForLeather(Engine):
             "objective": state.objective, "goal_target": state.goal_target, "teams": teams,
             "contestants": contestants, "cue": state.cue, "conflicts_played": state.conflicts_played,
         }
-        if state.phase not in {"exam", "tiebreak", "bios", "goals", "over", "epilogue"} and state.finale is None:
+        if state.phase not in NO_ACTIVE_TEAM and state.finale is None:
             data["active_team"] = state.teams[state.active].name
             data["narrator"] = narrator(state)
         if state.exam_scores:
@@ -187,15 +189,13 @@ ENGINE = HellForLeather()
 
 
 def heat_on_table(state: GameState) -> dict[str, Any] | None:
-    """The one Heat stack the table builds on the tray right now: the Finale side
-    that is acting, else the conflict's team, else the Active Team."""
+    """The one Heat stack the table builds on the tray right now: the acting Finale
+    side's, else the Active Team's (a conflict outside the Finale is always theirs).
+    The same Heat a fall is judged against (``play.on_heat_fall``)."""
     if state.finale is not None:
         side = state.finale.sides[state.finale.active]
         return {"dice": side.heat, "status": heat_status(side.heat), "whose": ", ".join(side.members)}
-    if state.conflict is not None:
-        team = state.teams[state.conflict.team]
-    elif state.phase in {"exam", "tiebreak", "bios", "goals", "over", "epilogue"} or not state.teams:
+    if state.phase in NO_ACTIVE_TEAM or not state.teams:
         return None
-    else:
-        team = state.teams[state.active]
+    team = state.teams[state.active]
     return {"dice": team.heat, "status": heat_status(team.heat), "whose": team.name}
