@@ -17,12 +17,11 @@ from typing import Any, Callable
 
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
 from kivy.uix.textinput import TextInput
 from kivy.utils import escape_markup as esc
 
 from . import theme
-from .theme import Big, MarkedButton, Text, mark_for, px
+from .theme import Big, MarkedButton, Scroll, Text, mark_for, px
 
 
 SUIT_WORDS = {"♠": " of spades", "♥": " of hearts", "♦": " of diamonds", "♣": " of clubs"}
@@ -370,7 +369,7 @@ def for_field(field, submit=None, on_change=None) -> Input:
     return ListInput(field.name, label, field.choices, field.min, field.max, field.unique, on_change=on_change)
 
 
-def scrolled(widget) -> ScrollView:
-    view = ScrollView(do_scroll_x=False, bar_width=px(6))
+def scrolled(widget) -> Scroll:
+    view = Scroll()
     view.add_widget(widget)
     return view

@@ -24,7 +24,6 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.utils import escape_markup as esc
 
 from kiosk import adapters
@@ -34,7 +33,7 @@ from . import theme
 from .fields import for_field, readable, show
 from .overlays import Confirm, PrivateLook, Reveal
 from .panels import panel_for, private_lines
-from .theme import Big, Filled, Text, px
+from .theme import Big, Filled, Scroll, Text, px
 
 
 _SOUND: dict[str, Any] = {}
@@ -99,12 +98,12 @@ class PlayScreen(Screen):
         # body
         body = BoxLayout(spacing=px(6))
         left = Filled(bg=theme.PANEL, size_hint_x=0.42, radius=px(6))
-        self.panel_scroll = ScrollView(do_scroll_x=False, bar_width=px(5))
+        self.panel_scroll = Scroll(bar=5)
         left.add_widget(self.panel_scroll)
         body.add_widget(left)
         right = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(6), radius=px(6),
                        size_hint_x=0.58)
-        self.prompt_scroll = ScrollView(do_scroll_x=False, bar_width=px(5))
+        self.prompt_scroll = Scroll(bar=5)
         self.prompt_box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(8))
         self.prompt_box.bind(minimum_height=self.prompt_box.setter("height"))
         self.prompt_scroll.add_widget(self.prompt_box)

@@ -20,12 +20,11 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.uix.scrollview import ScrollView
 from kivy.utils import escape_markup as esc
 
 from . import theme
 from .fields import ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled
-from .theme import Big, Filled, Text, px
+from .theme import Big, Filled, Scroll, Text, px
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 
@@ -175,7 +174,7 @@ class RulesScreen(Screen):
         root = Filled(orientation="vertical", bg=theme.BG, padding=px(10), spacing=px(6))
         self.body = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4), padding=(0, 0, px(10), 0))
         self.body.bind(minimum_height=self.body.setter("height"))
-        self.scroll = ScrollView(do_scroll_x=False, bar_width=px(6))
+        self.scroll = Scroll()
         self.scroll.add_widget(self.body)
         root.add_widget(self.scroll)
         back = Big("Back", kind="accent")

@@ -399,3 +399,17 @@ def test_a_round_that_makes_nothing_public_does_not_stop_the_table(app):
     drive.pump(2)
     assert not any(isinstance(o, overlays.Reveal) for o in app.overlays)
     assert drive.find_all("amount=1")  # straight on to the next move
+
+
+def test_playing_leaves_no_callbacks_behind_on_the_scroll_areas(app):
+    # A convention kiosk plays all day: every accepted action relays out the
+    # scroll areas, and none of that may pile up bindings (Kivy 2.3's
+    # ScrollView did, one or more per update, for good).
+    play_game(app, "even-odd", seed=4)
+    from kivy.uix.scrollview import ScrollView
+
+    scrolls = [w for root in drive.roots() for w in drive.walk(root) if isinstance(w, ScrollView)]
+    scrolls.append(app.play.prompt_scroll)
+    for view in scrolls:
+        assert len(view.get_property_observers("bar_color")) <= 1, view
+        assert len(view.get_property_observers("bar_inactive_color")) <= 1, view
