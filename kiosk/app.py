@@ -79,7 +79,6 @@ def make_app_class():
     from kivy.clock import Clock
     from kivy.core.window import Window
     from kivy.uix.floatlayout import FloatLayout
-    from kivy.uix.screenmanager import NoTransition, ScreenManager
     from kivy.utils import escape_markup as esc
 
     from kiosk import games
@@ -141,7 +140,7 @@ def make_app_class():
         def build(self):
             Window.clearcolor = theme.BG
             self.controller = None  # the hardware opens right after the first frame (see _first_frame)
-            self.sm = ScreenManager(transition=NoTransition())
+            self.sm = theme.Screens()
             self._screens: dict[str, Any] = {}
             self.sm.add_widget(self._screen("home"))
             root = FloatLayout()

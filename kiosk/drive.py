@@ -144,6 +144,7 @@ def screenshot(path: str) -> str:
     from kivy.core.window import Window
 
     pump(3, draw=True)
+    Window.dispatch("on_draw")  # read the frame just drawn, not a back buffer left over from the last flip
     written = Window.screenshot(name=path)
     if written and written != path:
         os.replace(written, path)

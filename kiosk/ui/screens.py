@@ -41,7 +41,7 @@ class HomeScreen(Screen):
     def __init__(self, app, **kw) -> None:
         super().__init__(name="home", **kw)
         self.app = app
-        self.root_box = Filled(orientation="vertical", bg=theme.BG, padding=px(12), spacing=px(8))
+        self.root_box = BoxLayout(orientation="vertical", padding=px(12), spacing=px(8))
         self.add_widget(self.root_box)
 
     def on_pre_enter(self, *_) -> None:
@@ -99,7 +99,7 @@ class SetupScreen(Screen):
         self.app = app
         self.game = ""
         self.inputs: dict[str, Any] = {}
-        root = Filled(orientation="vertical", bg=theme.BG, padding=px(10), spacing=px(6))
+        root = BoxLayout(orientation="vertical", padding=px(10), spacing=px(6))
         self.heading = Text("", size=24, bold=True, color=theme.ACCENT)
         root.add_widget(self.heading)
         self.form = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(10), padding=(0, 0, px(10), 0))
@@ -171,7 +171,7 @@ class RulesScreen(Screen):
         super().__init__(name="rules", **kw)
         self.app = app
         self.back_to = "home"
-        root = Filled(orientation="vertical", bg=theme.BG, padding=px(10), spacing=px(6))
+        root = BoxLayout(orientation="vertical", padding=px(10), spacing=px(6))
         self.body = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4), padding=(0, 0, px(10), 0))
         self.body.bind(minimum_height=self.body.setter("height"))
         self.scroll = Scroll()
@@ -232,7 +232,7 @@ class OperatorScreen(Screen):
     def __init__(self, app, **kw) -> None:
         super().__init__(name="operator", **kw)
         self.app = app
-        root = Filled(orientation="vertical", bg=theme.BG, padding=px(10), spacing=px(6))
+        root = BoxLayout(orientation="vertical", padding=px(10), spacing=px(6))
         root.add_widget(Text("Operator menu", size=24, bold=True, color=theme.ACCENT))
         body = BoxLayout(spacing=px(8))
         buttons = GridLayout(cols=2, spacing=px(6), size_hint_x=0.55)

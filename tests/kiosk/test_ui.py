@@ -413,3 +413,37 @@ def test_playing_leaves_no_callbacks_behind_on_the_scroll_areas(app):
     for view in scrolls:
         assert len(view.get_property_observers("bar_color")) <= 1, view
         assert len(view.get_property_observers("bar_inactive_color")) <= 1, view
+
+
+def test_a_scroll_area_draws_nothing_outside_its_box(app, tmp_path):
+    # Scroll areas clip with a scissor box (not Kivy's stencil): a tall, bright
+    # block scrolled halfway must show inside the area and nowhere above or below.
+    from kivy.core.image import Image as CoreImage
+    from kivy.core.window import Window
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.widget import Widget
+
+    from kiosk.ui.theme import Scroll
+
+    view = Scroll(size_hint=(None, None), size=(200, 100), pos=(300, 200))
+    block = Widget(size_hint_y=None, height=400)
+    with block.canvas:
+        Color(1, 0, 0, 1)
+        rect = Rectangle(size=(200, 400))
+    block.bind(pos=lambda w, p: setattr(rect, "pos", p))
+    view.add_widget(block)
+    Window.add_widget(view)
+    try:
+        view.scroll_y = 0.5
+        shot = CoreImage(drive.screenshot(str(tmp_path / "scroll.png")), keep_data=True)
+    finally:
+        Window.remove_widget(view)
+        drive.pump(1)
+
+    def red(x, y):  # window coordinates, from the bottom left
+        r, g, b, _a = shot.read_pixel(x, Window.height - 1 - y)
+        return r > 0.8 and g < 0.25 and b < 0.25
+
+    assert red(400, 250), "the block is not drawn inside the scroll area"
+    for x, y in ((400, 305), (400, 195), (295, 250), (505, 250)):
+        assert not red(x, y), f"the block shows outside the scroll area at {(x, y)}"
