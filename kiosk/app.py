@@ -139,6 +139,7 @@ def make_app_class():
 
         def build(self):
             Window.clearcolor = theme.BG
+            theme.crisp()
             self.controller = None  # the hardware opens right after the first frame (see _first_frame)
             self.sm = theme.Screens()
             self._screens: dict[str, Any] = {}

@@ -359,9 +359,21 @@ class Session:
         """Everything that has happened, oldest first."""
         return [e for caused in self._events for e in caused]
 
-    def recap(self, viewer: str | None = None) -> list[str]:
-        """The story so far as ``viewer`` may read it (``None``: the public recap)."""
-        return [e.text for e in self.events if e.visible_to(viewer)]
+    def recap(self, viewer: str | None = None, last: int | None = None) -> list[str]:
+        """The story so far as ``viewer`` may read it (``None``: the public recap).
+
+        ``last=n`` gives only the latest ``n`` lines, without walking the whole game.
+        """
+        if last is None:
+            return [e.text for e in self.events if e.visible_to(viewer)]
+        latest: list[str] = []
+        for caused in reversed(self._events):
+            for event in reversed(caused):
+                if len(latest) == last:
+                    return latest[::-1]
+                if event.visible_to(viewer):
+                    latest.append(event.text)
+        return latest[::-1]
 
     def header(self) -> dict[str, Any]:
         return {"game": self.engine.game, "format": LOG_FORMAT, "setup": self.setup.model_dump(mode="json")}

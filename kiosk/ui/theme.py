@@ -95,12 +95,27 @@ class Filled(BoxLayout):
         self._color.rgba = self.bg
 
 
+def crisp(*_texture_owner) -> None:
+    """Sample textures pixel for pixel (nearest) instead of blending neighbours (linear).
+
+    Text and flat fills are drawn at their own size, so the screen looks the
+    same, and a software renderer (llvmpipe) fills nearest-sampled pixels about
+    a third faster. Called with no argument it sets the default texture every
+    flat fill uses; bound to a label's ``texture`` it sets each new text texture.
+    """
+    texture = _texture_owner[1] if _texture_owner else Rectangle().texture
+    if texture is not None and texture.mag_filter != "nearest":
+        texture.mag_filter = texture.min_filter = "nearest"
+
+
 class Text(Label):
     """A label that wraps inside its width and grows to fit its text."""
 
-    def __init__(self, text: str = "", size: float = 18, color=INK, bold=False, halign="left", fit=True, **kw) -> None:
+    def __init__(self, text: str = "", size: float = 18, color=INK, bold=False, halign="left", fit=True, markup=True,
+                 **kw) -> None:
         super().__init__(text=text, font_size=font(size), color=color, bold=bold, halign=halign, valign="middle",
-                         markup=True, **kw)
+                         markup=markup, **kw)
+        self.fbind("texture", crisp)
         self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)))
         if fit:
             self.size_hint_y = None
@@ -123,6 +138,7 @@ class Big(Button):
         super().__init__(text=text, font_size=font(size), background_normal="", background_down="",
                          halign="center", valign="middle", markup=True, **kw)
         self.kind = kind
+        self.fbind("texture", crisp)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - px(8), None)))
         self._paint()
         self.bind(kind=lambda *_: self._paint(), state=lambda *_: self._paint(), disabled=lambda *_: self._paint())

@@ -137,3 +137,19 @@ def test_the_engine_names_its_own_rule_for_a_move_awaited_from_someone_else(monk
     monkeypatch.setattr(ENGINE, "why_not", lambda state, action: None, raising=False)
     with pytest.raises(RuleError, match="whose turn it is"):
         s.apply(Add(player="Bo", amount=1))
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), last=st.integers(0, 6), moves=st.integers(0, 80))
+def test_the_latest_recap_lines_match_the_end_of_the_whole_recap(seed, last, moves):
+    # The kiosk's bottom line asks only for the latest lines; private lines must
+    # stay out of them exactly as they stay out of the whole recap.
+    s = Session(registry.engine_for("even-odd"), {"seed": seed})
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if s.outcome is not None:
+            break
+        bot.step(s, rng)
+    for viewer in [None, *s.engine.players(s.state)]:
+        whole = s.recap(viewer)
+        assert s.recap(viewer, last=last) == (whole[len(whole) - last:] if last else [])
