@@ -221,9 +221,9 @@ class PlayScreen(Screen):
         players = {p.player for p in public}
         if len(players) == 1:
             who = next(iter(players)) or "The table"
-            box.add_widget(Text(f"[b]{esc(who)}[/b], choose what to do:", size=19))
+            box.add_widget(self._label("menu", f"[b]{esc(who)}[/b], choose what to do:", size=19))
         else:
-            box.add_widget(Text("Choose what happens next:", size=19))
+            box.add_widget(self._label("menu", "Choose what happens next:", size=19))
         grid = GridLayout(cols=2, spacing=px(6), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
         for i, p in enumerate(public):
@@ -280,13 +280,19 @@ class PlayScreen(Screen):
         return widget
 
     def _label(self, key: str, text: str, **kw) -> Text:
+        """The label for one place on the screen (``key``) showing ``text``.
+
+        Labels are kept by place and text: a game shows the same sentences again
+        and again, and one already rendered costs nothing to show again.
+        """
         cache = self.__dict__.setdefault("_labels_cache", {})
-        label_widget = cache.get(key)
+        label_widget = cache.get((key, text))
         if label_widget is None:
-            label_widget = cache[key] = Text(text, **kw)
+            if len(cache) > 80:
+                cache.clear()
+            label_widget = cache[(key, text)] = Text(text, **kw)
         elif label_widget.parent is not None:
             label_widget.parent.remove_widget(label_widget)
-        label_widget.text = text
         return label_widget
 
     def _button(self, tag: str, text: str, kind: str = "normal", size: float = 18, **kw) -> Big:
