@@ -140,9 +140,10 @@ class HeatStack(BoxLayout):
         self.row.bind(pos=lambda *_: self._draw(), size=lambda *_: self._draw())
 
     def show(self, dice: int, status: str, team: str, sensed: int | None) -> None:
-        self.dice = dice
         self.words.text = f"[b]Heat {dice}[/b] ({esc(status)}), {esc(team)}\n{match_heat(dice, sensed)}"
-        self._draw()
+        if dice != self.dice:  # the dice are drawn again only when their number changes
+            self.dice = dice
+            self._draw()
 
     def _draw(self) -> None:
         from kivy.graphics import Color, Line, Rectangle
