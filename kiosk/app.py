@@ -139,6 +139,8 @@ def make_app_class():
 
         def build(self):
             Window.clearcolor = theme.BG
+            self.hardware_problems: list[str] = []
+            """What failed to open, in words for the operator (the home screen shows it)."""
             theme.crisp()
             self.controller = None  # the hardware opens right after the first frame (see _first_frame)
             self.sm = theme.Screens()
@@ -170,6 +172,8 @@ def make_app_class():
                 self._open_hardware()
                 self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
             self._load_engines()
+            if self.sm.current == "home":
+                self.home.rebuild()  # shows what failed to open, if anything did
 
         # -- screens are built on first use, so the home screen shows at once ----------
 
@@ -219,17 +223,24 @@ def make_app_class():
             return engine.title if engine else games.MENU_TITLES.get(game, game)
 
         def _open_hardware(self) -> None:
+            """Open the pads and the tray. One that fails is named on the home screen (and in
+            the log); the kiosk carries on with answers by touch instead of crashing."""
             pads = tray = None
+            self.hardware_problems = []
+            self.sim_pads = self.sim_tray = None
             try:
                 from hardware import factory
             except ImportError as err:
                 log.warning("hardware factory not available (%s); running without pads or tray", err)
+                self.hardware_problems.append(f"Pads and tray: the hardware layer did not load ({err}).")
                 factory = None
             if factory is not None:
                 try:
                     pads = factory.open_pads(self.config_hw)
                 except Exception as err:  # noqa: BLE001 - no pads is a message, not a crash
                     log.warning("pads not available: %s", err)
+                    self.hardware_problems.append(
+                        f"Pads not working: {err}. Secret answers go on the screen, passed to each player.")
                 try:
                     if self.config_hw.tray.backend == "sim":
                         from hardware.sim import SimTray
@@ -239,6 +250,7 @@ def make_app_class():
                         tray = factory.open_tray(self.config_hw)
                 except Exception as err:  # noqa: BLE001
                     log.warning("tray not available: %s", err)
+                    self.hardware_problems.append(f"Tray not working: {err}. Throws and the Heat are entered by touch.")
             if pads is not None and type(pads).__name__ == "SimPads":
                 self.sim_pads = pads
             if tray is not None and hasattr(tray, "throw"):

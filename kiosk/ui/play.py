@@ -291,6 +291,7 @@ class PlayScreen(Screen):
             if len(cache) > 80:
                 cache.clear()
             label_widget = cache[(key, text)] = Text(text, **kw)
+            label_widget.tag = key
         elif label_widget.parent is not None:
             label_widget.parent.remove_widget(label_widget)
         return label_widget
@@ -351,7 +352,8 @@ class PlayScreen(Screen):
             waiting = [p for p in secret if p.action == rnd.action]
             text = waiting[0].text if len(waiting) == 1 else rnd.action.replace("_", " ").capitalize()
             box.add_widget(self._label(f"lock:{r}:title", f"Secret choice: [b]{esc(text)}[/b]", size=19))
-            pads = adapters.for_game(self.runner.engine.game).pad_help(waiting)
+            has_pads = self.app.controller is not None and self.app.controller.pads is not None
+            pads = adapters.for_game(self.runner.engine.game).pad_help(waiting) if has_pads else None
             box.add_widget(self._label(f"lock:{r}:help", f"{esc(pads)} Or answer on screen where only you look." if pads
                                        else "Answer on screen where only you look: pass the screen over.",
                                        size=14, color=theme.DIM))

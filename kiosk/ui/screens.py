@@ -53,6 +53,12 @@ class HomeScreen(Screen):
         if getattr(self, "_menu", None) != menu:
             self._menu = menu
             self._build(menu)
+        problems = " ".join(getattr(self.app, "hardware_problems", []))
+        self.problems.text = esc(problems)
+        if problems and self.problems.parent is None:
+            self.root_box.add_widget(self.problems, index=len(self.root_box.children) - 1)  # under the title row
+        elif not problems and self.problems.parent is not None:
+            self.root_box.remove_widget(self.problems)
         unfinished = self.app.store.unfinished() if self.app.store else []
         if self.resume.parent is not None:
             self.root_box.remove_widget(self.resume)
@@ -61,7 +67,7 @@ class HomeScreen(Screen):
             when = time.strftime("%H:%M", time.localtime(info.updated))
             self.resume.text = f"Resume {esc(self.app.title_of(info.game))}: {info.actions} moves, last at {when}"
             self.resume.sid = info.id
-            self.root_box.add_widget(self.resume, index=1)  # under the title row
+            self.root_box.add_widget(self.resume, index=len(self.root_box.children) - 1)  # under the title row
 
     def _build(self, menu) -> None:
         box = self.root_box
@@ -73,6 +79,8 @@ class HomeScreen(Screen):
         op.bind(on_release=lambda *_: self.app.ask_operator())
         head.add_widget(op)
         box.add_widget(head)
+        self.problems = Text("", size=15, color=theme.WARN)
+        self.problems.tag = "home:problems"
         self.resume = Big("", kind="accent", size=19)
         self.resume.tag = "home:resume"
         self.resume.bind(on_release=lambda btn: self.app.resume(btn.sid))
@@ -295,8 +303,9 @@ class OperatorScreen(Screen):
             )
         elif tray:
             pressed = ", ".join(f"pad {p} {b}" for p, b in sorted(c.held)) or "none"
+            problems = "".join(f"\n[color=#e69e2e]{esc(p)}[/color]" for p in getattr(self.app, "hardware_problems", []))
             self.info.text = (
-                "[b]Hardware test[/b]\nPress any button on any pad.\n\n"
+                f"[b]Hardware test[/b]\nPress any button on any pad.{problems}\n\n"
                 f"Held now: {pressed}\nLast: {esc(c.last_hardware)}\n\n"
                 f"Distance: {tray.distance_text}\nHeat: {tray.heat if tray.heat is not None else '-'} dice\n"
                 f"Link: {tray.link_text}"

@@ -447,3 +447,39 @@ def test_a_scroll_area_draws_nothing_outside_its_box(app, tmp_path):
     assert red(400, 250), "the block is not drawn inside the scroll area"
     for x, y in ((400, 305), (400, 195), (295, 250), (505, 250)):
         assert not red(x, y), f"the block shows outside the scroll area at {(x, y)}"
+
+
+def test_pads_that_fail_to_open_are_named_on_the_home_screen_and_the_game_goes_on(app, monkeypatch):
+    from hardware import factory
+    from hardware.config import BackendUnavailable
+
+    def reopen():
+        for port in (app.controller.pads, app.controller.tray):
+            if port is not None:
+                port.close()
+        app._open_hardware()
+        app.go_home()
+        drive.pump(1)
+
+    def broken(config):
+        raise BackendUnavailable('pads.backend = "gpio" needs gpiozero (no module named gpiozero)')
+
+    monkeypatch.setattr(factory, "open_pads", broken)
+    reopen()
+    try:
+        notice = drive.find_all("home:problems")
+        assert notice and "Pads not working" in notice[0].text and "gpiozero" in notice[0].text
+        assert app.controller.pads is None and app.controller.tray is not None
+        # a secret round now asks for answers on the screen, not on pads that are not there
+        import random as _random
+
+        drive.press("home:new:even-odd")
+        drive.press("setup:start")
+        _play_until(app, app.runner, "wager", _random.Random(5), skip=())
+        drive.pump(2)
+        board = " ".join(w.text for w in drive.find_all("lock:", prefix=True))
+        assert "pass the screen" in board and "On your pad" not in board
+    finally:
+        monkeypatch.undo()
+        reopen()
+    assert not drive.find_all("home:problems") and app.controller.pads is not None
