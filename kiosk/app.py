@@ -171,9 +171,9 @@ def make_app_class():
             if self.controller is None:
                 self._open_hardware()
                 self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
+                if self.hardware_problems and self.sm.current == "home":
+                    self.home.rebuild()  # name what failed to open
             self._load_engines()
-            if self.sm.current == "home":
-                self.home.rebuild()  # shows what failed to open, if anything did
 
         # -- screens are built on first use, so the home screen shows at once ----------
 

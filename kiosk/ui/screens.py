@@ -20,7 +20,7 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
-from kivy.utils import escape_markup as esc
+from kivy.utils import escape_markup as esc, get_hex_from_color
 
 from . import theme
 from .fields import ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled
@@ -53,7 +53,7 @@ class HomeScreen(Screen):
         if getattr(self, "_menu", None) != menu:
             self._menu = menu
             self._build(menu)
-        problems = " ".join(getattr(self.app, "hardware_problems", []))
+        problems = " ".join(self.app.hardware_problems)
         self.problems.text = esc(problems)
         if problems and self.problems.parent is None:
             self.root_box.add_widget(self.problems, index=len(self.root_box.children) - 1)  # under the title row
@@ -303,7 +303,8 @@ class OperatorScreen(Screen):
             )
         elif tray:
             pressed = ", ".join(f"pad {p} {b}" for p, b in sorted(c.held)) or "none"
-            problems = "".join(f"\n[color=#e69e2e]{esc(p)}[/color]" for p in getattr(self.app, "hardware_problems", []))
+            warn = get_hex_from_color(theme.WARN)
+            problems = "".join(f"\n[color={warn}]{esc(p)}[/color]" for p in self.app.hardware_problems)
             self.info.text = (
                 f"[b]Hardware test[/b]\nPress any button on any pad.{problems}\n\n"
                 f"Held now: {pressed}\nLast: {esc(c.last_hardware)}\n\n"

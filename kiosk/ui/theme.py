@@ -13,7 +13,7 @@ red/yellow/green tokens always carry their name and a shape too
 from __future__ import annotations
 
 from kivy.core.window import Window
-from kivy.graphics import Callback, Color, Ellipse, Line, Rectangle, RoundedRectangle, Triangle
+from kivy.graphics import BindTexture, Callback, Color, Ellipse, Line, Rectangle, RoundedRectangle, Triangle
 from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
 from kivy.graphics.stencil_instructions import StencilPop, StencilUnUse
 from kivy.metrics import dp
@@ -249,12 +249,11 @@ class Scroll(ScrollView):
             Callback(self._place_clip)
             self._clip = ScissorPush(x=0, y=0, width=1, height=1)
         # canvas.after starts with StencilUnUse, its mask and StencilPop; the scroll bars follow
-        unuse = next(i for i in after.children if isinstance(i, StencilUnUse))
-        mask = next(i for i in after.children if isinstance(i, Rectangle))
-        pop = next(i for i in after.children if isinstance(i, StencilPop))
-        first = after.children.index(unuse)
-        for instruction in (unuse, mask, pop):
-            after.remove(instruction)
+        children = after.children
+        first = next(n for n, i in enumerate(children) if isinstance(i, StencilUnUse))
+        last = next(n for n, i in enumerate(children) if isinstance(i, StencilPop))
+        for instruction in [i for i in children[first:last + 1] if not isinstance(i, BindTexture)]:
+            after.remove(instruction)  # a Rectangle takes its BindTexture with it
         after.insert(first, ScissorPop())
 
     def _place_clip(self, *_) -> None:
