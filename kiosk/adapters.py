@@ -194,7 +194,7 @@ class HellForLeatherAdapter(Adapter):
             return {"type": "land", "player": land.player, "zone": zone, "face": face}
         if isinstance(event, DieAdded):
             risk = next((p for p in awaiting if p.action == "risk"), None)
-            on_table = runner.session.view().get("heat") if risk is not None else None
+            on_table = runner.session.view(awaiting=False).get("heat") if risk is not None else None
             # A die that only brings the stack up to the game's Heat is the table catching up, not a Risk.
             if risk is not None and on_table is not None and event.dice > on_table["dice"]:
                 return {"type": "risk", "player": risk.player}

@@ -345,12 +345,17 @@ class Session:
 
     # -- views and the log -----------------------------------------------------
 
-    def view(self, viewer: str | None = None) -> dict[str, Any]:
-        """The state as ``viewer`` may see it, with what the game awaits."""
+    def view(self, viewer: str | None = None, *, awaiting: bool = True) -> dict[str, Any]:
+        """The state as ``viewer`` may see it, with what the game awaits.
+
+        ``awaiting=False`` leaves the prompts out (a screen that draws them from
+        ``awaiting()`` itself need not pay for copying them).
+        """
         data = self.engine.view(self.state, viewer)
-        data["awaiting"] = [
-            asdict(p) if (viewer is not None and p.player == viewer) else p.public() for p in self.awaiting()
-        ]
+        if awaiting:
+            data["awaiting"] = [
+                asdict(p) if (viewer is not None and p.player == viewer) else p.public() for p in self.awaiting()
+            ]
         data["outcome"] = self.outcome
         return data
 

@@ -58,7 +58,7 @@ class SimPanel(Filled):
             inner.add_widget(Text("Heat stack", size=15, bold=True))
             actions = [("Add a die", "add", tray.add_die), ("Take a die", "remove", tray.remove_die),
                        ("Topple", "topple", tray.topple)]
-            if self.app.runner and "heat" in self.app.runner.session.view():
+            if self.app.runner and "heat" in self.app.runner.session.view(awaiting=False):
                 actions.append(("Match the game", "match", self.match_game))
             row = GridLayout(cols=len(actions), size_hint_y=None, height=px(48), spacing=px(4))
             for text, tag, fn in actions:
@@ -81,7 +81,7 @@ class SimPanel(Filled):
     def match_game(self) -> None:
         """Build the simulated stack to the Heat the game has now (as far as the tray measures)."""
         tray, runner = self.app.sim_tray, self.app.runner
-        on_table = runner.session.view().get("heat") if runner else None
+        on_table = runner.session.view(awaiting=False).get("heat") if runner else None
         if on_table:
             tray.build_to(min(on_table["dice"], tray.sim.geometry.max_heat_dice))
 

@@ -74,6 +74,8 @@ def test_secret_prompt_values_stay_off_the_public_view():
     assert "8" not in json.dumps(public["locked"]) and "numbers" not in public
     assert s.view("Ann")["numbers"] == {"Ann": 8}
     assert "you locked 8" not in s.recap() and "you locked 8" in s.recap("Ann")
+    without = s.view(None, awaiting=False)  # for screens that draw the prompts themselves
+    assert "awaiting" not in without and without == {k: v for k, v in public.items() if k != "awaiting"}
 
 
 def test_undo_and_replay_rebuild_the_state_exactly():
