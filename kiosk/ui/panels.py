@@ -19,7 +19,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup as esc
 
 from .fields import show
-from .theme import Text, px
+from .theme import Text, px, show_texts
 
 HIDDEN_KEYS = {"awaiting", "outcome", "players", "seed"}
 
@@ -70,19 +70,14 @@ class GenericPanel(BoxLayout):
     def update(self, view: dict[str, Any], runner=None, tray=None) -> None:
         self.show_lines([(self.title, None)] + lines_of(view))
 
+    KEPT_TEXTS = 48
+    """How many different lines a panel keeps rendered for when they come back."""
+
     def show_lines(self, lines: list[tuple[str, str | None]]) -> None:
-        """Show (heading, text) lines, reusing the labels already there (cheap on every action)."""
-        labels = list(reversed(self.children))
-        while len(labels) < len(lines):
-            labels.append(Text("", size=15))
-            self.add_widget(labels[-1])
-        for extra in labels[len(lines):]:
-            self.remove_widget(extra)
-        for label_widget, (heading, text) in zip(labels, lines):
-            if text is None:  # a section title
-                label_widget.text = f"[b][color=dbad47]{esc(heading)}[/color][/b]"
-            else:
-                label_widget.text = f"[b]{esc(heading)}:[/b] {esc(text)}"
+        """Show (heading, text) lines; labels are reused by text (see ``theme.show_texts``)."""
+        show_texts(self, [f"[b][color=dbad47]{esc(heading)}[/color][/b]" if text is None  # a section title
+                          else f"[b]{esc(heading)}:[/b] {esc(text)}" for heading, text in lines],
+                   make=lambda: Text("", size=15), keep=self.KEPT_TEXTS)
 
 
 PANELS: dict[str, type] = {}

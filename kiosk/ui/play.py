@@ -33,7 +33,7 @@ from . import theme
 from .fields import for_field, readable, show
 from .overlays import Confirm, PrivateLook, Reveal
 from .panels import panel_for, private_lines
-from .theme import Big, Filled, Scroll, Text, px
+from .theme import Big, Filled, Framed, Scroll, Text, px
 
 
 _SOUND: dict[str, Any] = {}
@@ -97,11 +97,11 @@ class PlayScreen(Screen):
         root.add_widget(self.banner)
         # body
         body = BoxLayout(spacing=px(6))
-        left = Filled(bg=theme.PANEL, size_hint_x=0.42, radius=px(6))
+        left = Framed(size_hint_x=0.42, radius=px(6))
         self.panel_scroll = Scroll(bar=5)
         left.add_widget(self.panel_scroll)
         body.add_widget(left)
-        right = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(6), radius=px(6),
+        right = Framed(orientation="vertical", padding=px(8), spacing=px(6), radius=px(6),
                        size_hint_x=0.58)
         self.prompt_scroll = Scroll(bar=5)
         self.prompt_box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(8))
@@ -113,7 +113,8 @@ class PlayScreen(Screen):
         body.add_widget(right)
         root.add_widget(body)
         # what just happened
-        self.recent = Text("", size=14, color=theme.DIM, markup=False)  # plain text renders several times faster
+        self.recent = BoxLayout(orientation="vertical", size_hint_y=None)  # one plain label per line
+        self.recent.bind(minimum_height=self.recent.setter("height"))
         root.add_widget(self.recent)
         self.add_widget(root)
 
@@ -156,15 +157,23 @@ class PlayScreen(Screen):
         runner = self.runner
         if runner is None:
             return
-        view = runner.session.view(None)
+        view = runner.session.view(None, awaiting=False)
         self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
-        recap = runner.session.recap(None, last=2)
-        self.recent.text = readable("  |  ".join(recap)) if recap else "The game begins."
+        self.show_recent([readable(line) for line in runner.session.recap(None, last=2)] or ["The game begins."])
         self.update_status()
         signature = (len(runner.session.log), runner.outcome)
         if signature != self._signature:
             self._signature = signature
             self.draw_prompts()
+
+    def show_recent(self, lines: list[str]) -> None:
+        """The last things that happened, oldest first, one plain label per line.
+
+        Each action moves the newest line up one place and adds one: the label
+        showing it moves with it, so only the new line is rendered, and as plain
+        text, which renders several times faster than markup.
+        """
+        theme.show_texts(self.recent, lines, make=lambda: Text("", size=14, color=theme.DIM, markup=False), keep=4)
 
     def update_status(self) -> None:
         c = self.app.controller

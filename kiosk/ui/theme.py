@@ -95,6 +95,29 @@ class Filled(BoxLayout):
         self._color.rgba = self.bg
 
 
+class Framed(BoxLayout):
+    """A box marked by a thin rounded border, its inside left the table's colour.
+
+    The play screen's two big areas use this rather than ``Filled``: together
+    they cover three quarters of the window, and every filled pixel is paid
+    again on each frame by a software renderer (the desktop and CI), while a
+    border costs almost nothing.
+    """
+
+    def __init__(self, line=RAISED, radius: float = 6, **kwargs) -> None:
+        super().__init__(**kwargs)
+        with self.canvas.before:
+            Color(*line)
+            self._line = Line(width=dp(1.2))
+        self.radius = radius
+        self.bind(pos=self._redraw, size=self._redraw)
+
+    def _redraw(self, *_):
+        inset = self._line.width
+        self._line.rounded_rectangle = (self.x + inset, self.y + inset, max(0, self.width - 2 * inset),
+                                        max(0, self.height - 2 * inset), self.radius)
+
+
 def crisp(*_texture_owner) -> None:
     """Sample textures pixel for pixel (nearest) instead of blending neighbours (linear).
 
@@ -121,6 +144,65 @@ class Text(Label):
             self.size_hint_y = None
             self.height = px(4) if not text else px(font_px_line(size))
             self.bind(texture_size=lambda *_: setattr(self, "height", max(self.texture_size[1], px(4))))
+
+
+def show_texts(box, texts: list[str], make, keep: int) -> None:
+    """Make the labels in ``box`` show ``texts`` in order, rendering as little text as it can.
+
+    Rendering a label's text is what costs, so labels are kept by the text they
+    show (at most ``keep`` texts), and each line takes, in this order:
+
+    1. the label at its place, if that already shows its text;
+    2. a label showing its text elsewhere or kept from before (the line moved,
+       or came back: "Wagers locked: Bo" appears, pushing the lines below down);
+    3. a label whose text is no longer wanted, preferably the one at its place
+       (a text that changed in place), which renders the new text;
+    4. a new label from ``make()``.
+
+    When every line keeps its label's place, the box's children are not touched.
+    """
+    current = list(reversed(box.children))
+    if [label_widget.text for label_widget in current] == texts:
+        return
+    made: dict[str, list] = box.__dict__.setdefault("_made", {})  # text -> labels showing it
+    if len(made) > keep:
+        made.clear()
+        for label_widget in current:
+            made.setdefault(label_widget.text, []).append(label_widget)
+    ordered: list = [None] * len(texts)
+    used: set[int] = set()
+    wanted = set(texts)
+
+    def take(i: int, label_widget) -> None:
+        ordered[i] = label_widget
+        used.add(id(label_widget))
+
+    for i, text in enumerate(texts):  # 1.
+        if i < len(current) and current[i].text == text:
+            take(i, current[i])
+    for i, text in enumerate(texts):  # 2.
+        found = next((w for w in made.get(text, []) if id(w) not in used), None) if ordered[i] is None else None
+        if found is not None:
+            take(i, found)
+    spare = list({id(w): w for w in current + [w for ws in made.values() for w in ws]
+                  if id(w) not in used and w.text not in wanted}.values())
+    for i, text in enumerate(texts):  # 3. and 4.
+        if ordered[i] is not None:
+            continue
+        here = current[i] if i < len(current) and current[i] in spare else (spare[0] if spare else None)
+        if here is None:
+            here = make()
+        else:
+            spare.remove(here)
+            if here in made.get(here.text, []):
+                made[here.text].remove(here)
+        here.text = text
+        made.setdefault(text, []).append(here)
+        take(i, here)
+    if ordered != current:
+        box.clear_widgets()
+        for label_widget in ordered:
+            box.add_widget(label_widget)
 
 
 class Big(Button):

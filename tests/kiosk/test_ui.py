@@ -483,3 +483,59 @@ def test_pads_that_fail_to_open_are_named_on_the_home_screen_and_the_game_goes_o
         monkeypatch.undo()
         reopen()
     assert not drive.find_all("home:problems") and app.controller.pads is not None
+
+
+def test_panel_lines_that_move_or_come_back_keep_their_rendered_label(app):
+    # Rendering text is the slowest part of showing an action, so a status line
+    # that only moved down (a line appeared above it) or came back must not be
+    # rendered again, and a line that changed in place re-renders where it is.
+    from kivy.uix.boxlayout import BoxLayout
+
+    from kiosk.ui.theme import Text, show_texts
+
+    box = BoxLayout(orientation="vertical")
+
+    def show(texts):
+        show_texts(box, texts, make=lambda: Text("", size=15), keep=8)
+        return list(reversed(box.children))
+
+    first = show(["Scene: 1", "Pools: Ann 4", "Papers: 0"])
+    moved = show(["Scene: 1", "Wagers locked: Bo", "Pools: Ann 4", "Papers: 0"])
+    assert [moved[0], moved[2], moved[3]] == first
+    back = show(["Scene: 1", "Pools: Ann 4", "Papers: 0"])
+    assert back == first
+    again = show(["Scene: 1", "Wagers locked: Bo", "Pools: Ann 4", "Papers: 0"])
+    assert again[1] is moved[1]
+    in_place = show(["Scene: 1", "Wagers locked: Bo", "Pools: Ann 3", "Papers: 0"])
+    assert in_place == again and in_place[2].text == "Pools: Ann 3"
+
+
+def test_panel_lines_always_show_exactly_the_lines_asked_for(app):
+    from hypothesis import given, settings, strategies as st
+    from kivy.uix.boxlayout import BoxLayout
+
+    from kiosk.ui.theme import Text, show_texts
+
+    box = BoxLayout(orientation="vertical")
+    made: list = []
+
+    def make():
+        made.append(Text("", size=15))
+        return made[-1]
+
+    lines = st.lists(st.sampled_from(["Heat: 3", "Heat: 4", "Score: VP 1", "Score: VP 2", "Cue: go", "Team A"]),
+                     max_size=7)
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(lines, min_size=1, max_size=8))
+    def check(steps):
+        for texts in steps:
+            show_texts(box, texts, make=make, keep=5)
+            shown = list(reversed(box.children))
+            assert [w.text for w in shown] == texts  # the same text twice (two equal scores) shows twice
+            assert len({id(w) for w in shown}) == len(shown)
+            count = len(made)
+            show_texts(box, texts, make=make, keep=5)  # nothing changed: nothing is made or moved
+            assert len(made) == count and list(reversed(box.children)) == shown
+
+    check()
