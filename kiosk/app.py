@@ -142,6 +142,7 @@ def make_app_class():
             self.hardware_problems: list[str] = []
             """What failed to open, in words for the operator (the home screen shows it)."""
             theme.crisp()
+            theme.remember_word_widths()
             self.controller = None  # the hardware opens right after the first frame (see _first_frame)
             self.sm = theme.Screens()
             self._screens: dict[str, Any] = {}

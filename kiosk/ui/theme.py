@@ -131,6 +131,43 @@ def crisp(*_texture_owner) -> None:
         texture.mag_filter = texture.min_filter = "nearest"
 
 
+WORD_WIDTHS: dict[tuple, dict[str, tuple[int, int]]] = {}
+"""Measured text sizes by font settings, then by text (see ``remember_word_widths``)."""
+
+
+def remember_word_widths(limit: int = 2048) -> None:
+    """Let Kivy measure each word once per font, not on every render.
+
+    To wrap a label, Kivy measures every word through SDL_ttf, and does it
+    again each time any label is rendered: most of the cost of showing a new
+    sentence. Kivy's text provider has a documented hook for exactly this,
+    ``get_cached_extents``, which SDL2's provider leaves uncached. This fills
+    it in: sizes are kept per font settings (everything that changes a width),
+    at most ``limit`` texts per font, forgotten all at once when full. Re-check
+    on a Kivy upgrade.
+    """
+    from kivy.core.text.text_sdl2 import LabelSDL2
+
+    def get_cached_extents(label):
+        o = label.options
+        key = (label._get_font_id(), o.get("font_hinting"), o.get("font_kerning"), o.get("font_direction"),
+               o.get("font_script_name"), str(o.get("font_features")))
+        known = WORD_WIDTHS.setdefault(key, {})
+        measure = label.get_extents
+
+        def extents(text: str):
+            size = known.get(text)
+            if size is None:
+                if len(known) >= limit:
+                    known.clear()
+                size = known[text] = measure(text)
+            return size
+
+        return extents
+
+    LabelSDL2.get_cached_extents = get_cached_extents
+
+
 class Text(Label):
     """A label that wraps inside its width and grows to fit its text."""
 

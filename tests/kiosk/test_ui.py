@@ -539,3 +539,39 @@ def test_panel_lines_always_show_exactly_the_lines_asked_for(app):
             assert len(made) == count and list(reversed(box.children)) == shown
 
     check()
+
+
+def test_remembered_word_widths_wrap_text_exactly_as_measuring_afresh(app, monkeypatch):
+    # The kiosk remembers each word's width per font (theme.remember_word_widths)
+    # instead of asking SDL_ttf on every render. A sentence must break into the
+    # same lines, at the same size, as when every word is measured afresh.
+    from hypothesis import given, settings, strategies as st
+    from kivy.core.text import LabelBase
+    from kivy.core.text import Label as CoreLabel
+    from kivy.core.text.markup import MarkupLabel
+
+    remembered = type(CoreLabel(text="x")).get_cached_extents
+    assert remembered is not LabelBase.get_cached_extents  # the app installed it
+
+    def laid_out(kind, text, size, width, bold):
+        label = kind(text=text, font_size=size, bold=bold, text_size=(width, None))
+        label.refresh()
+        lines = [(line.w, line.h, [word.text for word in line.words]) for line in label._cached_lines]
+        return label.texture.size, lines
+
+    words = st.sampled_from(["Heat", "4", "(Busy),", "Jason", "throws", "at", "Drive", "1:", "d10", "against",
+                             "Eoin's", "risk", "die", "lands", "touching", "showing", "9:", "Curse.", "|",
+                             "[b]Wagers[/b]", "locked:", "Ann,", "Bo", "an-extremely-long-unbroken-word"])
+
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(words, min_size=1, max_size=30), st.sampled_from([14, 15, 21]), st.integers(60, 800),
+           st.booleans(), st.sampled_from([CoreLabel, MarkupLabel]))
+    def check(sentence, size, width, bold, kind):
+        text = " ".join(sentence)
+        with_memory = laid_out(kind, text, size, width, bold)
+        monkeypatch.setattr(type(CoreLabel(text="x")), "get_cached_extents", LabelBase.get_cached_extents)
+        afresh = laid_out(kind, text, size, width, bold)
+        monkeypatch.setattr(type(CoreLabel(text="x")), "get_cached_extents", remembered)
+        assert with_memory == afresh
+
+    check()
