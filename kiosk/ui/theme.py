@@ -13,6 +13,7 @@ red/yellow/green tokens always carry their name and a shape too
 from __future__ import annotations
 
 from kivy.core.window import Window
+from kivy.lang import Builder
 from kivy.graphics import BindTexture, Callback, Color, Ellipse, Line, Rectangle, RoundedRectangle, Triangle
 from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
 from kivy.graphics.stencil_instructions import StencilPop, StencilUnUse
@@ -168,6 +169,53 @@ def remember_word_widths(limit: int = 2048) -> None:
     LabelSDL2.get_cached_extents = get_cached_extents
 
 
+def tight_text(label: Label, inset: float = 0) -> None:
+    """Keep ``label``'s text texture no wider than its text, wrapping only what does not fit.
+
+    Kivy wraps a label by giving it a ``text_size``, and then renders a texture
+    as wide as that, mostly transparent for a short line. Those pixels are drawn
+    on every frame, and on a software renderer (the desktop, CI) drawing text
+    was the larger part of a frame. So a label first renders its text on one
+    line (cheap: no word-by-word measuring) and only when that is wider than
+    the room (the label's width less ``inset``), or the text has line breaks
+    or is surely too long, wraps it within the room. ``Text`` draws its texture
+    at the side its ``halign`` names (see the rule below), so a short left-aligned
+    line stays where it was.
+    """
+
+    def fit(*_, look_at_texture: bool = True) -> None:
+        room = max(1, label.width - inset)
+        if label.text_size[0] is None:
+            too_long = "\n" in label.text or len(label.text) * label.font_size * 0.25 > room
+            if too_long or (look_at_texture and label.texture_size[0] > room):
+                label.text_size = (room, None)
+        elif label.text_size[0] != room:
+            label.text_size = (room, None)
+
+    def new_text(*_) -> None:
+        label.text_size = (None, None)
+        fit(look_at_texture=False)  # the texture still shows the old text
+
+    label.fbind("text", new_text)
+    label.fbind("width", fit)
+    label.fbind("texture_size", fit)
+    fit(look_at_texture=False)
+
+
+Builder.load_string("""
+<-Text>:
+    canvas:
+        Color:
+            rgba: 1, 1, 1, 1
+        Rectangle:
+            texture: self.texture
+            size: self.texture_size
+            pos: (int(self.x) if self.halign == 'left' else int(self.right - self.texture_size[0]) \
+                if self.halign == 'right' else int(self.center_x - self.texture_size[0] / 2.)), \
+                int(self.center_y - self.texture_size[1] / 2.)
+""")
+
+
 class Text(Label):
     """A label that wraps inside its width and grows to fit its text."""
 
@@ -176,7 +224,7 @@ class Text(Label):
         super().__init__(text=text, font_size=font(size), color=color, bold=bold, halign=halign, valign="middle",
                          markup=markup, **kw)
         self.fbind("texture", crisp)
-        self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)))
+        tight_text(self)
         if fit:
             self.size_hint_y = None
             self.height = px(4) if not text else px(font_px_line(size))
@@ -258,7 +306,7 @@ class Big(Button):
                          halign="center", valign="middle", markup=True, **kw)
         self.kind = kind
         self.fbind("texture", crisp)
-        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - px(8), None)))
+        tight_text(self, inset=px(8))
         self._paint()
         self.bind(kind=lambda *_: self._paint(), state=lambda *_: self._paint(), disabled=lambda *_: self._paint())
 
