@@ -575,3 +575,47 @@ def test_remembered_word_widths_wrap_text_exactly_as_measuring_afresh(app, monke
         assert with_memory == afresh
 
     check()
+
+
+def test_text_stays_inside_its_label_and_short_lines_keep_to_their_side(app):
+    # Labels render their text only as wide as it is (theme.tight_text): a short
+    # line must still sit at the side it is aligned to, and text of any length
+    # must stay within the label, wrapping onto more lines when it must.
+    from hypothesis import given, settings, strategies as st
+    from kivy.graphics import Rectangle
+    from kivy.uix.boxlayout import BoxLayout
+
+    from kiosk.ui.theme import Big, Text
+
+    box = BoxLayout(orientation="vertical", size=(300, 400), pos=(10, 20))
+    label, centred, button = Text("", size=15), Text("", size=15, halign="center"), Big("", size=15)
+    for w in (label, centred, button):
+        box.add_widget(w)
+    app.root.add_widget(box)
+
+    def drawn(w):
+        return next(i for i in w.canvas.children if isinstance(i, Rectangle) and i.texture is w.texture)
+
+    try:
+        @settings(max_examples=40, deadline=None)
+        @given(st.lists(st.sampled_from(["Heat", "4", "(Busy),", "Jason", "narrates", "[b]Team[/b]", "B's",
+                                         "stack", "Goals:", "Hijack", "a", "jet;", "Jinx", "Ash"]),
+                        min_size=1, max_size=40))
+        def check(words):
+            text = " ".join(words)
+            for w in (label, centred, button):
+                w.text = text
+            drive.pump(3)
+            for w in (label, centred):
+                assert w.texture_size[0] <= w.width + 1, text
+            assert button.texture_size[0] <= button.width - 8 + 1, text
+            assert int(drawn(label).pos[0]) == int(label.x)  # left-aligned text starts at the left edge
+            middle = drawn(centred).pos[0] + drawn(centred).size[0] / 2
+            assert abs(middle - centred.center_x) <= 1
+
+        check()
+        label.text = "Heat 4"
+        drive.pump(3)
+        assert label.texture_size[0] < label.width / 2  # a short line is not padded out to the full width
+    finally:
+        app.root.remove_widget(box)
