@@ -223,6 +223,28 @@ def make_app_class():
             engine = (self._engines or {}).get(game)
             return engine.title if engine else games.MENU_TITLES.get(game, game)
 
+        def reopen_hardware(self) -> None:
+            """Close the pads and the tray and open them again, for hardware plugged in (or
+            fixed) after start-up. The game on screen carries on with the new ports."""
+            old = self.controller
+            if old is not None:
+                old.close()
+                for port in (old.pads, old.tray):
+                    if port is not None:
+                        try:
+                            port.close()
+                        except Exception as err:  # noqa: BLE001 - a port already gone is what we are fixing
+                            log.warning("closing %s: %s", type(port).__name__, err)
+            self._open_hardware()
+            if old is not None:
+                self.controller.runner = old.runner
+            self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
+            if self.sim_panel is not None:
+                self.sim_panel.rebuild()
+            if self.sm.current == "home":
+                self.home.rebuild()
+            log.info("hardware opened again: %s", "; ".join(self.hardware_problems) or "pads and tray working")
+
         def _open_hardware(self) -> None:
             """Open the pads and the tray. One that fails is named on the home screen (and in
             the log); the kiosk carries on with answers by touch instead of crashing."""

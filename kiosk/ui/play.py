@@ -119,6 +119,8 @@ class PlayScreen(Screen):
         self.add_widget(root)
 
     def show_sim_button(self, shown: bool) -> None:
+        for old in [b for b in self.bar.children if getattr(b, "tag", "") == "sim:toggle"]:
+            self.bar.remove_widget(old)
         if shown:
             b = Big("SIM", kind="quiet", size=14, size_hint_x=0.07)
             b.tag = "sim:toggle"

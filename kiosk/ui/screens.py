@@ -247,6 +247,7 @@ class OperatorScreen(Screen):
         for text, tag, kind, handler in [
             ("Back", "back", "accent", self.app.leave_operator),
             ("Hardware test", "hwtest", "normal", lambda: self.show("hardware")),
+            ("Open the hardware again", "reopen", "normal", self.reopen),
             ("Tray calibration", "calibrate", "normal", lambda: self.show("calibration")),
             ("Settings", "settings", "normal", lambda: self.show("settings")),
             ("Export session", "export", "normal", self.app.export_current),
@@ -281,6 +282,11 @@ class OperatorScreen(Screen):
     def show(self, mode: str) -> None:
         self.mode = mode
         self.refresh()
+
+    def reopen(self) -> None:
+        """Pads or a tray plugged in after start-up: open them again and show the hardware test."""
+        self.app.reopen_hardware()
+        self.show("hardware")
 
     def refresh(self) -> None:
         c = self.app.controller

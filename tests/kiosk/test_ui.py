@@ -449,40 +449,55 @@ def test_a_scroll_area_draws_nothing_outside_its_box(app, tmp_path):
         assert not red(x, y), f"the block shows outside the scroll area at {(x, y)}"
 
 
-def test_pads_that_fail_to_open_are_named_on_the_home_screen_and_the_game_goes_on(app, monkeypatch):
+def test_pads_that_fail_to_open_are_named_and_can_be_opened_again_mid_game(app, monkeypatch):
+    # Pads unplugged at start-up: the home screen says so and secrets go on the
+    # screen. Once they are plugged in, the operator opens the hardware again
+    # and the game on screen carries on with the pads, losing nothing.
+    import random as _random
+
     from hardware import factory
     from hardware.config import BackendUnavailable
-
-    def reopen():
-        for port in (app.controller.pads, app.controller.tray):
-            if port is not None:
-                port.close()
-        app._open_hardware()
-        app.go_home()
-        drive.pump(1)
 
     def broken(config):
         raise BackendUnavailable('pads.backend = "gpio" needs gpiozero (no module named gpiozero)')
 
     monkeypatch.setattr(factory, "open_pads", broken)
-    reopen()
+    app.reopen_hardware()
+    drive.pump(1)
     try:
         notice = drive.find_all("home:problems")
         assert notice and "Pads not working" in notice[0].text and "gpiozero" in notice[0].text
         assert app.controller.pads is None and app.controller.tray is not None
         # a secret round now asks for answers on the screen, not on pads that are not there
-        import random as _random
-
         drive.press("home:new:even-odd")
         drive.press("setup:start")
-        _play_until(app, app.runner, "wager", _random.Random(5), skip=())
+        runner = app.runner
+        _play_until(app, runner, "wager", _random.Random(5), skip=())
         drive.pump(2)
         board = " ".join(w.text for w in drive.find_all("lock:", prefix=True))
         assert "pass the screen" in board and "On your pad" not in board
+        played = len(runner.session.log)
     finally:
         monkeypatch.undo()
-        reopen()
-    assert not drive.find_all("home:problems") and app.controller.pads is not None
+    # the pads are plugged in now: the operator opens the hardware again
+    app.ask_operator()
+    for key in app.config_hw.kiosk.operator_pin:
+        drive.press(f"pin:{key}")
+    drive.press("op:reopen")
+    drive.pump(1)
+    assert app.controller.pads is not None and not app.hardware_problems
+    assert "Pads not working" not in app.operator.info.text
+    drive.press("op:back")
+    drive.pump(1)
+    assert app.sm.current == "play"
+    assert len(drive.find_all("sim:toggle")) == 1  # one SIM button, however often the hardware is opened
+    assert app.runner is runner and len(runner.session.log) == played
+    locked_by = runner.players()[0]
+    app.sim_pads.tap(1, "white")  # the pads work again: one point toward Even, then lock it in
+    app.sim_pads.tap(1, "gray")
+    drive.pump(2)
+    assert len(runner.session.log) == played + 1 and runner.session.log[-1].player == locked_by
+    assert not drive.find_all("home:problems")
 
 
 def test_panel_lines_that_move_or_come_back_keep_their_rendered_label(app):
