@@ -132,8 +132,42 @@ def make_app_class():
                         "pads": config.pads.model_copy(update={"backend": "sim"}),
                         "tray": config.tray.model_copy(update={"backend": "sim"}),
                     })
-                self._config_hw = config
+                self._config_hw = self._with_kiosk_settings(config)
             return self._config_hw
+
+        def _with_kiosk_settings(self, config):
+            """The kiosk settings the operator changed on screen, laid over the config file's."""
+            from pydantic import ValidationError
+
+            from hardware.config import KioskConfig
+
+            saved = {k: v for k, v in self.store.settings().items() if k in KioskConfig.model_fields}
+            if not saved:
+                return config
+            try:
+                kiosk = KioskConfig.model_validate({**config.kiosk.model_dump(), **saved})
+            except ValidationError:  # cannot happen through change_setting; never echo a PIN into the log
+                log.warning("settings saved on the kiosk are not valid any more; using the config file's")
+                return config
+            return config.model_copy(update={"kiosk": kiosk})
+
+        def change_setting(self, name: str, value: Any) -> str | None:
+            """Check a kiosk setting against the config model, keep it and use it at once.
+
+            Returns what is wrong (the value is kept out of the message) or None."""
+            from pydantic import ValidationError
+
+            from hardware.config import KioskConfig
+
+            try:
+                kiosk = KioskConfig.model_validate({**self.config_hw.kiosk.model_dump(), name: value})
+            except ValidationError as err:
+                problem, about = err.errors()[0], KioskConfig.model_fields[name].description
+                said = about if problem["type"] == "string_pattern_mismatch" else f"{problem['msg'].lower()} ({about})"
+                return f"Not changed. {name.replace('_', ' ').capitalize()}: {said}."
+            self.store.save_setting(name, value)
+            self._config_hw = self.config_hw.model_copy(update={"kiosk": kiosk})
+            return None
 
         # -- building -----------------------------------------------------------
 

@@ -7,7 +7,7 @@ then lets the random bot play (through the same ``Runner`` the screen uses)
 and stops to photograph the opening, a secret round half locked, the
 pass-the-screen flow, a simultaneous reveal, the middle of the game with the
 sim panel open, and the end. Plus the home screen, the PIN pad, the operator
-menu and attract mode.
+menu, its settings with the new-PIN pad, and attract mode.
 """
 
 from __future__ import annotations
@@ -149,6 +149,13 @@ def main(argv: list[str] | None = None) -> int:
     for key in app.config_hw.kiosk.operator_pin:
         drive.press(f"pin:{key}")
     shots.append(Path(drive.screenshot(str(out / f"{prefix}operator-menu.png"))))
+    drive.press("op:settings")
+    shots.append(Path(drive.screenshot(str(out / f"{prefix}operator-settings.png"))))
+    drive.press("set:pin")
+    for key in "13":
+        drive.press(f"newpin:{key}")
+    shots.append(Path(drive.screenshot(str(out / f"{prefix}operator-new-pin.png"))))
+    _close(app)
     app.start_attract()
     shots.append(Path(drive.screenshot(str(out / f"{prefix}attract.png"))))
     print("\n".join(str(p) for p in shots))

@@ -23,7 +23,7 @@ import sqlite3
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # the rules (and pydantic) load when a game is stored or read, not when the kiosk opens
     from kiosk.rules import Engine, Session
@@ -43,6 +43,10 @@ CREATE TABLE IF NOT EXISTS actions (
     seq INTEGER NOT NULL,
     action TEXT NOT NULL,
     PRIMARY KEY (session, seq)
+);
+CREATE TABLE IF NOT EXISTS settings (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );
 """
 
@@ -130,6 +134,17 @@ class Store:
         with self._transaction():
             self.db.execute("DELETE FROM actions")
             self.db.execute("DELETE FROM sessions")
+
+    def save_setting(self, name: str, value: Any) -> None:
+        """Keep a setting changed on the kiosk (JSON), laid over the config file at the next start.
+
+        Settings are the organiser's, not game data: ``clear`` leaves them."""
+        with self._transaction():
+            self.db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, json.dumps(value)))
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting changed on the kiosk, by name."""
+        return {name: json.loads(value) for name, value in self.db.execute("SELECT name, value FROM settings")}
 
     # -- reading -------------------------------------------------------------
 

@@ -93,6 +93,50 @@ class PinPad(Overlay):
                 self.label.text = "[color=e05a4f]Wrong PIN, try again[/color]"
 
 
+class NewPin(Overlay):
+    """A new operator PIN, typed twice; ``on_new(pin)`` is called only when both agree.
+
+    The digits are shown as stars only, as for the PIN pad."""
+
+    def __init__(self, on_new: Callable[[str], None]) -> None:
+        super().__init__(size_hint=(0.6, 0.96))
+        self.on_new, self.typed, self.first = on_new, "", None
+        box = Filled(orientation="vertical", padding=px(10), spacing=px(6), bg=theme.PANEL)
+        self.label = Text("New PIN: 4 to 8 digits, then OK", size=18, halign="center")
+        box.add_widget(self.label)
+        grid = GridLayout(cols=3, spacing=px(6))
+        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Cancel", "0", "OK"]:
+            b = Big(key, kind="normal" if key.isdigit() else ("accent" if key == "OK" else "quiet"), size=22)
+            b.size_hint_y = 1
+            b.tag = f"newpin:{key}"
+            b.bind(on_release=lambda btn: self.key(btn.text))
+            grid.add_widget(b)
+        box.add_widget(grid)
+        self.add_widget(box)
+
+    def key(self, key: str) -> None:
+        if key == "Cancel":
+            self.dismiss()
+            return
+        if key != "OK":
+            self.typed = (self.typed + key)[:8]
+            ask = "New PIN" if self.first is None else "The same PIN again"
+            self.label.text = f"{ask}  " + "*" * len(self.typed)
+            return
+        if len(self.typed) < 4:
+            self.label.text = "[color=e05a4f]At least 4 digits[/color]"
+        elif self.first is None:
+            self.first = self.typed
+            self.label.text = "The same PIN again, then OK"
+        elif self.typed != self.first:
+            self.first = None
+            self.label.text = "[color=e05a4f]The two did not match: new PIN again[/color]"
+        else:
+            self.dismiss()
+            self.on_new(self.typed)
+        self.typed = ""
+
+
 class FlipCard(Filled):
     """A card that turns over: squeezes to nothing showing its back, then opens showing its face.
 

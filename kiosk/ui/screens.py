@@ -261,9 +261,11 @@ class OperatorScreen(Screen):
             b.bind(on_release=lambda *_, h=handler: h())
             buttons.add_widget(b)
         body.add_widget(buttons)
-        info = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), radius=px(6))
+        info = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(6), radius=px(6))
         self.info = Text("", size=15)
         info.add_widget(self.info)
+        self.controls = BoxLayout(orientation="vertical", spacing=px(6), size_hint_y=None, height=0)
+        info.add_widget(self.controls)
         info.add_widget(BoxLayout())
         body.add_widget(info)
         root.add_widget(body)
@@ -279,9 +281,48 @@ class OperatorScreen(Screen):
         if self._ticker:
             self._ticker.cancel()
 
+    ATTRACT_STEPS = (30, 60, 120, 300, 600, 900, 1800, 3600, 7200)
+    """The idle times the operator can step through (seconds), all within the config's bounds."""
+
     def show(self, mode: str) -> None:
         self.mode = mode
+        self.controls.clear_widgets()
+        self.controls.height = 0
+        if mode == "settings":
+            row = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
+            for text, tag, step in (("Attract sooner", "set:attract:-", -1), ("Attract later", "set:attract:+", 1)):
+                b = Big(text, size=15)
+                b.tag = tag
+                b.bind(on_release=lambda *_, d=step: self.step_attract(d))
+                row.add_widget(b)
+            pin = Big("Change the PIN", size=15)
+            pin.tag = "set:pin"
+            pin.bind(on_release=lambda *_: self.ask_new_pin())
+            self.controls.add_widget(row)
+            self.controls.add_widget(pin)
+            self.controls.height = 2 * px(theme.TOUCH) + px(6)
         self.refresh()
+
+    def step_attract(self, direction: int) -> None:
+        now = self.app.config_hw.kiosk.idle_attract_s
+        steps = [s for s in self.ATTRACT_STEPS if (s > now if direction > 0 else s < now)]
+        if steps:
+            self._said(self.app.change_setting("idle_attract_s", min(steps) if direction > 0 else max(steps)))
+        self.refresh()
+
+    def ask_new_pin(self) -> None:
+        from .overlays import NewPin
+
+        self.app.show_overlay(NewPin(self._new_pin))
+
+    def _new_pin(self, pin: str) -> None:
+        if not self._said(self.app.change_setting("operator_pin", pin)):
+            self.app.message("The operator PIN is changed.")
+
+    def _said(self, problem: str | None) -> str | None:
+        if problem:
+            self.app.message(problem)
+        return problem
 
     def reopen(self) -> None:
         """Pads or a tray plugged in after start-up: open them again and show the hardware test."""
@@ -294,10 +335,11 @@ class OperatorScreen(Screen):
         if self.mode == "settings":
             cfg = self.app.config_hw
             self.info.text = (
-                "[b]Settings[/b] (edit table-noir.toml to change)\n"
+                "[b]Settings[/b]\n"
+                f"Attract mode after {_duration(cfg.kiosk.idle_attract_s)} without a touch\n"
                 f"Pads: {cfg.pads.backend}, {len(cfg.pads.pins)} wired\n"
                 f"Tray: {cfg.tray.backend} ({cfg.tray.serial_port})\n"
-                f"Attract mode after {cfg.kiosk.idle_attract_s} s idle\n"
+                "Pins, tray and sensor: edit table-noir.toml, then restart\n"
                 f"Sessions file: {esc(str(self.app.store.path))}\n"
                 f"Saved sessions: {len(self.app.store.sessions())}"
             )
@@ -317,6 +359,15 @@ class OperatorScreen(Screen):
                 f"Distance: {tray.distance_text}\nHeat: {tray.heat if tray.heat is not None else '-'} dice\n"
                 f"Link: {tray.link_text}"
             )
+
+
+def _duration(seconds: int) -> str:
+    """300 -> '5 min', 90 -> '90 s', 3600 -> '1 h'."""
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return f"{seconds // 3600} h"
+    if seconds >= 120 and seconds % 60 == 0:
+        return f"{seconds // 60} min"
+    return f"{seconds} s"
 
 
 class AttractScreen(Screen):

@@ -634,3 +634,51 @@ def test_text_stays_inside_its_label_and_short_lines_keep_to_their_side(app):
         assert label.texture_size[0] < label.width / 2  # a short line is not padded out to the full width
     finally:
         app.root.remove_widget(box)
+
+
+def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_are_kept(app):
+    def open_menu(pin):
+        app.ask_operator()
+        for key in pin:
+            drive.press(f"pin:{key}")
+        return app.sm.current == "operator"
+
+    old_pin = app.config_hw.kiosk.operator_pin
+    old_idle = app.config_hw.kiosk.idle_attract_s
+    assert open_menu(old_pin)
+    drive.press("op:settings")
+    drive.press("set:attract:+")
+    later = app.config_hw.kiosk.idle_attract_s
+    assert later > old_idle and "Attract mode after" in app.operator.info.text
+    drive.press("set:attract:-")
+    drive.press("set:attract:-")
+    assert app.config_hw.kiosk.idle_attract_s < old_idle
+
+    drive.press("set:pin")
+    for key in ["1", "3", "OK"]:  # too short: refused
+        drive.press(f"newpin:{key}")
+    assert "At least 4 digits" in app.overlays[-1].label.text
+    for key in ["1", "3", "5", "7", "OK", "1", "3", "5", "8", "OK"]:  # two different PINs: refused
+        drive.press(f"newpin:{key}")
+    assert "did not match" in app.overlays[-1].label.text
+    assert "1357" not in app.overlays[-1].label.text  # stars only, never the digits
+    for key in ["1", "3", "5", "7", "OK", "1", "3", "5", "7", "OK"]:
+        drive.press(f"newpin:{key}")
+    assert app.config_hw.kiosk.operator_pin == "1357"
+    drive.press("op:back")
+    assert not open_menu(old_pin)  # the old PIN opens nothing now
+    close_overlays(app)
+    for o in list(app.overlays):
+        o.dismiss()
+    assert open_menu("1357")
+    drive.press("op:back")
+
+    # kept in the session store, so the next start reads them back; "clear all data" keeps them
+    kept_idle = app.config_hw.kiosk.idle_attract_s
+    app.clear_data()
+    app._config_hw = None
+    assert app.config_hw.kiosk.operator_pin == "1357" and app.config_hw.kiosk.idle_attract_s == kept_idle
+    assert app.change_setting("operator_pin", "12ab") .startswith("Not changed")
+    assert app.config_hw.kiosk.operator_pin == "1357"
+    app.change_setting("operator_pin", old_pin)  # leave the module's app as it was
+    app.change_setting("idle_attract_s", old_idle)
