@@ -169,6 +169,12 @@ def make_app_class():
             self._config_hw = self.config_hw.model_copy(update={"kiosk": kiosk})
             return None
 
+        def forget_settings(self) -> None:
+            """Back to the config file's kiosk settings (an organiser who edits the file
+            after changing a setting here would otherwise find the kiosk's copy winning)."""
+            self.store.forget_settings()
+            self._config_hw = None
+
         # -- building -----------------------------------------------------------
 
         def build(self):

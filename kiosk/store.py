@@ -142,6 +142,11 @@ class Store:
         with self._transaction():
             self.db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, json.dumps(value)))
 
+    def forget_settings(self) -> None:
+        """Drop every setting changed on the kiosk: the config file's apply again."""
+        with self._transaction():
+            self.db.execute("DELETE FROM settings")
+
     def settings(self) -> dict[str, Any]:
         """Every setting changed on the kiosk, by name."""
         return {name: json.loads(value) for name, value in self.db.execute("SELECT name, value FROM settings")}

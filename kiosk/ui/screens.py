@@ -295,11 +295,15 @@ class OperatorScreen(Screen):
                 b.tag = tag
                 b.bind(on_release=lambda *_, d=step: self.step_attract(d))
                 row.add_widget(b)
-            pin = Big("Change the PIN", size=15)
-            pin.tag = "set:pin"
-            pin.bind(on_release=lambda *_: self.ask_new_pin())
+            row2 = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
+            for text, tag, handler in (("Change the PIN", "set:pin", self.ask_new_pin),
+                                       ("Use the file's settings", "set:forget", self.forget_settings)):
+                b = Big(text, kind="quiet" if tag == "set:forget" else "normal", size=15)
+                b.tag = tag
+                b.bind(on_release=lambda *_, h=handler: h())
+                row2.add_widget(b)
             self.controls.add_widget(row)
-            self.controls.add_widget(pin)
+            self.controls.add_widget(row2)
             self.controls.height = 2 * px(theme.TOUCH) + px(6)
         self.refresh()
 
@@ -319,6 +323,11 @@ class OperatorScreen(Screen):
         if not self._said(self.app.change_setting("operator_pin", pin)):
             self.app.message("The operator PIN is changed.")
 
+    def forget_settings(self) -> None:
+        self.app.forget_settings()
+        self.app.message("Back to the settings in table-noir.toml.")
+        self.refresh()
+
     def _said(self, problem: str | None) -> str | None:
         if problem:
             self.app.message(problem)
@@ -334,9 +343,11 @@ class OperatorScreen(Screen):
         tray = c.tray_state if c else None
         if self.mode == "settings":
             cfg = self.app.config_hw
+            here = self.app.store.settings()  # the settings changed on the kiosk
             self.info.text = (
                 "[b]Settings[/b]\n"
                 f"Attract mode after {_duration(cfg.kiosk.idle_attract_s)} without a touch\n"
+                f"Operator PIN: {'changed here' if 'operator_pin' in here else 'from table-noir.toml'}\n"
                 f"Pads: {cfg.pads.backend}, {len(cfg.pads.pins)} wired\n"
                 f"Tray: {cfg.tray.backend} ({cfg.tray.serial_port})\n"
                 "Pins, tray and sensor: edit table-noir.toml, then restart\n"

@@ -680,5 +680,11 @@ def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_ar
     assert app.config_hw.kiosk.operator_pin == "1357" and app.config_hw.kiosk.idle_attract_s == kept_idle
     assert app.change_setting("operator_pin", "12ab") .startswith("Not changed")
     assert app.config_hw.kiosk.operator_pin == "1357"
-    app.change_setting("operator_pin", old_pin)  # leave the module's app as it was
-    app.change_setting("idle_attract_s", old_idle)
+    # an organiser who edits table-noir.toml afterwards can go back to the file's settings
+    assert open_menu("1357")
+    drive.press("op:settings")
+    assert "changed here" in app.operator.info.text
+    drive.press("set:forget")
+    assert app.config_hw.kiosk.operator_pin == old_pin and app.config_hw.kiosk.idle_attract_s == old_idle
+    assert "from table-noir.toml" in app.operator.info.text
+    drive.press("op:back")
