@@ -194,13 +194,16 @@ class PlayScreen(Screen):
             if self.banner.height else ""
 
     def draw_prompts(self) -> None:
-        box = self.prompt_box
-        box.clear_widgets()
+        box = theme.Gather()  # the prompt area's new children, put in place at the end
         self.inputs = {}
-        runner = self.runner
-        if runner.outcome is not None:
+        if self.runner.outcome is not None:
             self._draw_outcome(box)
-            return
+        else:
+            self._draw_awaited(box)
+        theme.set_children(self.prompt_box, box)
+
+    def _draw_awaited(self, box) -> None:
+        runner = self.runner
         prompts = runner.awaiting()
         secret = [p for p in prompts if p.secret]
         public = [p for p in prompts if not p.secret and not p.optional]
@@ -285,8 +288,7 @@ class PlayScreen(Screen):
                 self._inputs_cache.clear()
             widget = self._inputs_cache[key] = for_field(f)
         else:
-            if widget.parent is not None:
-                widget.parent.remove_widget(widget)
+            self._free(widget)
             widget.reset()
         return widget
 
@@ -303,8 +305,8 @@ class PlayScreen(Screen):
                 cache.clear()
             label_widget = cache[(key, text)] = Text(text, **kw)
             label_widget.tag = key
-        elif label_widget.parent is not None:
-            label_widget.parent.remove_widget(label_widget)
+        else:
+            self._free(label_widget)
         return label_widget
 
     def _button(self, tag: str, text: str, kind: str = "normal", size: float = 18, **kw) -> Big:
@@ -316,10 +318,16 @@ class PlayScreen(Screen):
             b = self._buttons_cache[key] = Big(text, kind=kind, size=size, **kw)
             b.tag = tag
             b.bind(on_release=lambda btn: btn.handler())
-        elif b.parent is not None:
-            b.parent.remove_widget(b)
+        else:
+            self._free(b)
         b.tag = tag
         return b
+
+    def _free(self, widget) -> None:
+        """Take a reused widget from where it was shown, unless that is the prompt area,
+        where ``theme.set_children`` moves only what changed."""
+        if widget.parent is not None and widget.parent is not self.prompt_box:
+            widget.parent.remove_widget(widget)
 
     def _five_count(self) -> Big:
         """After a shaky throw the table counts to five before reading the dice: shown big, with a tick."""
@@ -379,8 +387,8 @@ class PlayScreen(Screen):
                     b = Big("", kind="normal", size=15)
                     b.bind(on_release=lambda btn: btn.handler())
                     row.add_widget(b)
-                elif row.parent is not None:
-                    row.parent.remove_widget(row)
+                else:
+                    self._free(row)
                 b, label = row.children  # children are listed last added first
                 label.text = f"  [b]{esc(p.player)}[/b]: still choosing"
                 b.text = esc(f"{p.player}: answer on screen")

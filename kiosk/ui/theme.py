@@ -290,6 +290,38 @@ def show_texts(box, texts: list[str], make, keep: int) -> None:
             box.add_widget(label_widget)
 
 
+def set_children(box, widgets: list) -> None:
+    """Make ``widgets`` the children of ``box``, in order, moving as few as it can.
+
+    Kivy lays out again whatever is taken out and put back, so only the run
+    between the unchanged start and the unchanged end is replaced: a prompt
+    that changes one sentence keeps its buttons where they are.
+    """
+    current = list(reversed(box.children))
+    if current == widgets:
+        return
+    shortest = min(len(current), len(widgets))
+    start = 0
+    while start < shortest and current[start] is widgets[start]:
+        start += 1
+    end = 0
+    while end < shortest - start and current[-1 - end] is widgets[-1 - end]:
+        end += 1
+    for widget in current[start:len(current) - end]:
+        box.remove_widget(widget)
+    for widget in widgets[start:len(widgets) - end]:
+        if widget.parent is not None:
+            widget.parent.remove_widget(widget)
+        box.add_widget(widget, index=end)  # Kivy counts from the last child: just above the unchanged end
+
+
+class Gather(list):
+    """Stands in for a layout while the widgets for it are gathered (see ``set_children``)."""
+
+    def add_widget(self, widget) -> None:
+        self.append(widget)
+
+
 class Big(Button):
     """A flat, finger-sized button. ``kind`` picks its colour: normal, accent, good, bad, quiet."""
 

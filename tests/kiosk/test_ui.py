@@ -688,3 +688,32 @@ def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_ar
     assert app.config_hw.kiosk.operator_pin == old_pin and app.config_hw.kiosk.idle_attract_s == old_idle
     assert "from table-noir.toml" in app.operator.info.text
     drive.press("op:back")
+
+
+def test_set_children_always_leaves_exactly_the_widgets_asked_for_in_order(app):
+    # The prompt area is rebuilt by replacing only what changed (theme.set_children);
+    # whatever came before, it must end up with exactly the wanted widgets, in order.
+    from hypothesis import given, settings, strategies as st
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.widget import Widget
+
+    from kiosk.ui.theme import set_children
+
+    box, elsewhere = BoxLayout(orientation="vertical"), BoxLayout()
+    pool = [Widget() for _ in range(6)]
+
+    @settings(max_examples=200, deadline=None)
+    @given(st.lists(st.permutations(range(6)).flatmap(lambda order: st.integers(0, 6).map(lambda n: order[:n])),
+                    min_size=1, max_size=6), st.booleans())
+    def check(steps, steal):
+        for order in steps:
+            if steal and pool[0].parent is None:
+                elsewhere.add_widget(pool[0])  # a reused widget last shown somewhere else
+            wanted = [pool[i] for i in order]
+            set_children(box, wanted)
+            assert list(reversed(box.children)) == wanted
+        for w in pool:
+            if w.parent is not None and w.parent is not box:
+                w.parent.remove_widget(w)
+
+    check()
