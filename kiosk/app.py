@@ -132,6 +132,7 @@ def make_app_class():
                         "pads": config.pads.model_copy(update={"backend": "sim"}),
                         "tray": config.tray.model_copy(update={"backend": "sim"}),
                     })
+                self._config_file = config  # as the file says, for "use the file's settings"
                 self._config_hw = self._with_kiosk_settings(config)
             return self._config_hw
 
@@ -172,8 +173,9 @@ def make_app_class():
         def forget_settings(self) -> None:
             """Back to the config file's kiosk settings (an organiser who edits the file
             after changing a setting here would otherwise find the kiosk's copy winning)."""
+            _ = self.config_hw  # read the file first, if nothing has yet (not again: no surprise errors mid-session)
             self.store.forget_settings()
-            self._config_hw = None
+            self._config_hw = self._config_file
 
         # -- building -----------------------------------------------------------
 

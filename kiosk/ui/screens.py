@@ -346,7 +346,8 @@ class OperatorScreen(Screen):
             here = self.app.store.settings()  # the settings changed on the kiosk
             self.info.text = (
                 "[b]Settings[/b]\n"
-                f"Attract mode after {_duration(cfg.kiosk.idle_attract_s)} without a touch\n"
+                f"Attract mode after {_duration(cfg.kiosk.idle_attract_s)} without a touch "
+                f"({'changed here' if 'idle_attract_s' in here else 'from table-noir.toml'})\n"
                 f"Operator PIN: {'changed here' if 'operator_pin' in here else 'from table-noir.toml'}\n"
                 f"Pads: {cfg.pads.backend}, {len(cfg.pads.pins)} wired\n"
                 f"Tray: {cfg.tray.backend} ({cfg.tray.serial_port})\n"
