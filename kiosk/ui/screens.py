@@ -298,7 +298,7 @@ class OperatorScreen(Screen):
             row2 = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
             for text, tag, handler in (("Change the PIN", "set:pin", self.ask_new_pin),
                                        ("Use the file's settings", "set:forget", self.forget_settings)):
-                b = Big(text, kind="quiet" if tag == "set:forget" else "normal", size=15)
+                b = Big(text, size=15)
                 b.tag = tag
                 b.bind(on_release=lambda *_, h=handler: h())
                 row2.add_widget(b)
