@@ -56,24 +56,35 @@ class Confirm(Overlay):
         self.add_widget(box)
 
 
-class PinPad(Overlay):
-    """Asks for the operator PIN; calls ``on_ok`` only when it matches."""
+class DigitPad(Overlay):
+    """A heading over a 3x4 pad of digits, Cancel and one more key (``last``);
+    each tap goes to ``key``. Buttons are tagged ``<tag>:<key>``."""
 
-    def __init__(self, pin: str, on_ok: Callable[[], None]) -> None:
+    def __init__(self, heading: str, last: str, tag: str) -> None:
         super().__init__(size_hint=(0.6, 0.96))
-        self.pin, self.on_ok, self.typed = pin, on_ok, ""
         box = Filled(orientation="vertical", padding=px(10), spacing=px(6), bg=theme.PANEL)
-        self.label = Text("Operator PIN", size=20, halign="center")
+        self.label = Text(heading, size=19, halign="center")
         box.add_widget(self.label)
         grid = GridLayout(cols=3, spacing=px(6))
-        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Cancel", "0", "Clear"]:
-            b = Big(key, kind="quiet" if not key.isdigit() else "normal", size=22)
+        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Cancel", "0", last]:
+            b = Big(key, kind="normal" if key.isdigit() else ("accent" if key == "OK" else "quiet"), size=22)
             b.size_hint_y = 1
-            b.tag = f"pin:{key}"
+            b.tag = f"{tag}:{key}"
             b.bind(on_release=lambda btn: self.key(btn.text))
             grid.add_widget(b)
         box.add_widget(grid)
         self.add_widget(box)
+
+    def key(self, key: str) -> None:
+        raise NotImplementedError
+
+
+class PinPad(DigitPad):
+    """Asks for the operator PIN; calls ``on_ok`` only when it matches."""
+
+    def __init__(self, pin: str, on_ok: Callable[[], None]) -> None:
+        super().__init__("Operator PIN", last="Clear", tag="pin")
+        self.pin, self.on_ok, self.typed = pin, on_ok, ""
 
     def key(self, key: str) -> None:
         if key == "Cancel":
@@ -93,26 +104,14 @@ class PinPad(Overlay):
                 self.label.text = "[color=e05a4f]Wrong PIN, try again[/color]"
 
 
-class NewPin(Overlay):
+class NewPin(DigitPad):
     """A new operator PIN, typed twice; ``on_new(pin)`` is called only when both agree.
 
     The digits are shown as stars only, as for the PIN pad."""
 
     def __init__(self, on_new: Callable[[str], None]) -> None:
-        super().__init__(size_hint=(0.6, 0.96))
+        super().__init__("New PIN: 4 to 8 digits, then OK", last="OK", tag="newpin")
         self.on_new, self.typed, self.first = on_new, "", None
-        box = Filled(orientation="vertical", padding=px(10), spacing=px(6), bg=theme.PANEL)
-        self.label = Text("New PIN: 4 to 8 digits, then OK", size=18, halign="center")
-        box.add_widget(self.label)
-        grid = GridLayout(cols=3, spacing=px(6))
-        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Cancel", "0", "OK"]:
-            b = Big(key, kind="normal" if key.isdigit() else ("accent" if key == "OK" else "quiet"), size=22)
-            b.size_hint_y = 1
-            b.tag = f"newpin:{key}"
-            b.bind(on_release=lambda btn: self.key(btn.text))
-            grid.add_widget(b)
-        box.add_widget(grid)
-        self.add_widget(box)
 
     def key(self, key: str) -> None:
         if key == "Cancel":
