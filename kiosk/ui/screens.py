@@ -274,7 +274,8 @@ class OperatorScreen(Screen):
         self._ticker = None
 
     def on_enter(self, *_) -> None:
-        self._ticker = Clock.schedule_interval(lambda dt: self.refresh(), 0.1)
+        # the hardware test and calibration show live readings; settings change only when tapped
+        self._ticker = Clock.schedule_interval(lambda dt: self.refresh() if self.mode != "settings" else None, 0.1)
         self.refresh()
 
     def on_leave(self, *_) -> None:
