@@ -64,7 +64,8 @@ class GenericPanel(BoxLayout):
     title = "The table"
 
     def __init__(self, **kw) -> None:
-        super().__init__(orientation="vertical", size_hint_y=None, spacing=px(3), padding=px(6), **kw)
+        super().__init__(orientation="vertical", size_hint_y=None, spacing=px(3),
+                         padding=(px(6), px(6), px(12), px(6)), **kw)  # right: a lane for the scroll bar
         self.bind(minimum_height=self.setter("height"))
 
     def update(self, view: dict[str, Any], runner=None, tray=None) -> None:

@@ -104,7 +104,8 @@ class PlayScreen(Screen):
         right = Framed(orientation="vertical", padding=px(8), spacing=px(6), radius=px(6),
                        size_hint_x=0.58)
         self.prompt_scroll = Scroll(bar=5)
-        self.prompt_box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(8))
+        self.prompt_box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(8),
+                                    padding=(0, 0, px(9), 0))  # a lane for the scroll bar, clear of the buttons
         self.prompt_box.bind(minimum_height=self.prompt_box.setter("height"))
         self.prompt_scroll.add_widget(self.prompt_box)
         right.add_widget(self.prompt_scroll)

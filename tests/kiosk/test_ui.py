@@ -415,6 +415,64 @@ def test_playing_leaves_no_callbacks_behind_on_the_scroll_areas(app):
         assert len(view.get_property_observers("bar_inactive_color")) <= 1, view
 
 
+def frames_drawn(seconds: float) -> int:
+    """How many times the window is redrawn while the kiosk runs for ``seconds`` with nothing new to show."""
+    import time
+
+    from kivy.core.window import Window
+
+    flips = []
+    Window.bind(on_flip=flips.append)
+    try:
+        until = time.monotonic() + seconds
+        while time.monotonic() < until:
+            drive.pump(1, draw=True)
+            time.sleep(0.01)
+    finally:
+        Window.unbind(on_flip=flips.append)
+    return len(flips)
+
+
+@pytest.mark.parametrize("game", ["even-odd", "hell-for-leather"])
+def test_the_window_rests_once_an_action_is_shown(app, game):
+    # A kiosk is idle most of the day. Once an accepted action is on screen,
+    # nothing may keep redrawing the window: Kivy's scroll bars lit up on every
+    # change and faded out over the next second, some 40 full redraws per action.
+    import random
+
+    from kiosk.rules import bot
+
+    app.start_game(game, {"seed": 4})
+    rng = random.Random(4)
+    for _ in range(3):
+        drive.pump(1)
+        app.runner.propose(bot.fill([p for p in app.runner.awaiting() if not p.optional][0], rng))
+    app.toast.opacity = 0  # a message left by an earlier test would go on its own timer: a real change
+    drive.pump(2, draw=True)  # the action's own frame
+    assert frames_drawn(1.5) == 0  # the fade began 0.5 s after a change
+
+
+def test_a_text_box_left_within_a_frame_stops_its_cursor(app):
+    # The last key of a name and a tap elsewhere can land in the same frame:
+    # Kivy then started the cursor blinking after focus had gone, for good.
+    from kivy.core.window import Window
+
+    from kiosk.ui.fields import TextField
+
+    field = TextField("name", "Name", pos=(100, 100), size_hint=(None, None), size=(300, 90))
+    Window.add_widget(field)
+    try:
+        field.box.focus = True
+        drive.pump(1)
+        field.box.insert_text("Ann")
+        field.box.focus = False
+        drive.pump(2, draw=True)
+        assert frames_drawn(1.2) == 0  # a blink redraws every 0.5 s
+    finally:
+        Window.remove_widget(field)
+        drive.pump(1)
+
+
 def test_a_scroll_area_draws_nothing_outside_its_box(app, tmp_path):
     # Scroll areas clip with a scissor box (not Kivy's stencil): a tall, bright
     # block scrolled halfway must show inside the area and nowhere above or below.
