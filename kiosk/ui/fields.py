@@ -24,6 +24,22 @@ from . import theme
 from .theme import Big, MarkedButton, Scroll, Text, mark_for, px
 
 
+class Entry(TextInput):
+    """Kivy's text box, minus a cursor that blinks on after the box has lost focus.
+
+    Kivy restarts the cursor's blink a frame after a key or a tap; if focus
+    moves away within that frame (a last key and a tap on Start together), the
+    blink starts anyway and never stops, redrawing the whole window twice a
+    second for the rest of the day.
+    """
+
+    def _reset_cursor_blink(self, *args) -> None:
+        if self.focus:
+            super()._reset_cursor_blink(*args)
+        else:
+            self._do_blink_cursor_ev.cancel()
+
+
 SUIT_WORDS = {"♠": " of spades", "♥": " of hearts", "♦": " of diamonds", "♣": " of clubs"}
 
 
@@ -177,7 +193,7 @@ class IntInput(Input):
 class TextField(Input):
     def __init__(self, name, label, default="", max_len=None, **kw) -> None:
         super().__init__(name, label, **kw)
-        self.box = TextInput(text=str(default or ""), multiline=False, font_size=theme.font(20),
+        self.box = Entry(text=str(default or ""), multiline=False, font_size=theme.font(20),
                              size_hint_y=None, height=px(theme.TOUCH), write_tab=False,
                              background_color=(0.95, 0.94, 0.9, 1))
         self.max_len = max_len
@@ -268,7 +284,7 @@ class NamesInput(Input):
     def add_row(self, text: str) -> None:
         if len(self.boxes) >= self.hi:
             return
-        box = TextInput(text=text, multiline=False, font_size=theme.font(19), size_hint_y=None,
+        box = Entry(text=text, multiline=False, font_size=theme.font(19), size_hint_y=None,
                         height=px(48), write_tab=False, hint_text=f"Player {len(self.boxes) + 1}")
         box.bind(text=lambda *_: self._update())
         self.boxes.append(box)
@@ -317,7 +333,7 @@ class RecordsInput(Input):
         line = BoxLayout(size_hint_y=None, height=px(48), spacing=px(4))
         boxes = []
         for column in self.columns:
-            box = TextInput(text=str(values.get(column, "")), multiline=False, font_size=theme.font(18),
+            box = Entry(text=str(values.get(column, "")), multiline=False, font_size=theme.font(18),
                             write_tab=False, hint_text=column.replace("_", " ").capitalize())
             box.bind(text=lambda *_: self._update())
             boxes.append(box)
