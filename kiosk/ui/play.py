@@ -75,6 +75,11 @@ class PlayScreen(Screen):
         self._shown_heat: int | None = None
         self._inputs_cache: dict[tuple, Any] = {}
         self._buttons_cache: dict[str, Big] = {}
+        # The same few containers in the prompt area after almost every action: kept, and
+        # their buttons changed in place (theme.set_children), not rebuilt.
+        self._optional_row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
+        self._menu_grid = GridLayout(cols=2, spacing=px(6), size_hint_y=None)
+        self._menu_grid.bind(minimum_height=self._menu_grid.setter("height"))
         root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(6))  # the window clears to theme.BG
         # top bar
         bar = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
@@ -215,21 +220,19 @@ class PlayScreen(Screen):
             self._draw_prompt(box, public[0])
         elif public:
             self._draw_menu(box, public)
-        if optional:  # the same few buttons after almost every action: reused, not rebuilt
+        if optional:
             box.add_widget(self._label("optional:title", "Also possible now:", size=14, color=theme.DIM))
-            row = self.__dict__.get("_optional_row")
-            if row is None:
-                row = self._optional_row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
-            row.clear_widgets()
+            buttons = []
             for p in optional:
                 b = self._button(f"optional:{p.action}:{p.player}", esc(p.text), kind="quiet", size=14)
                 if not getattr(b, "fits_row", False):
                     b.fits_row = True
                     b.bind(texture_size=lambda btn, ts: _fit_row(btn.parent))
                 b.handler = lambda p=p: self._open_optional(p)
-                row.add_widget(b)
-            _fit_row(row)
-            box.add_widget(row)
+                buttons.append(b)
+            theme.set_children(self._optional_row, buttons)
+            _fit_row(self._optional_row)
+            box.add_widget(self._optional_row)
 
     def _draw_menu(self, box, public) -> None:
         """Several things may be done now: one button each. A button without values acts at once."""
@@ -239,8 +242,8 @@ class PlayScreen(Screen):
             box.add_widget(self._label("menu", f"[b]{esc(who)}[/b], choose what to do:", size=19))
         else:
             box.add_widget(self._label("menu", "Choose what happens next:", size=19))
-        grid = GridLayout(cols=2, spacing=px(6), size_hint_y=None)
-        grid.bind(minimum_height=grid.setter("height"))
+        grid = self._menu_grid
+        buttons = []
         for i, p in enumerate(public):
             who = p.player or "Table"
             text = p.text if len(players) == 1 or p.text.startswith(who) else f"{who}: {p.text}"
@@ -249,7 +252,8 @@ class PlayScreen(Screen):
                 b.grows = True
                 b.bind(texture_size=lambda btn, ts: _same_height(btn.parent))
             b.handler = lambda p=p: self._choose(p)
-            grid.add_widget(b)
+            buttons.append(b)
+        theme.set_children(grid, buttons)
         box.add_widget(grid)
         _same_height(grid)
 
@@ -325,9 +329,9 @@ class PlayScreen(Screen):
         return b
 
     def _free(self, widget) -> None:
-        """Take a reused widget from where it was shown, unless that is the prompt area,
-        where ``theme.set_children`` moves only what changed."""
-        if widget.parent is not None and widget.parent is not self.prompt_box:
+        """Take a reused widget from where it was shown, unless that is the prompt area or
+        one of its kept containers, where ``theme.set_children`` moves only what changed."""
+        if widget.parent is not None and widget.parent not in (self.prompt_box, self._optional_row, self._menu_grid):
             widget.parent.remove_widget(widget)
 
     def _five_count(self) -> Big:
