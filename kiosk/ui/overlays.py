@@ -44,7 +44,7 @@ class Confirm(Overlay):
         box = Filled(orientation="vertical", padding=px(16), spacing=px(12), bg=theme.PANEL)
         box.add_widget(Text(question, size=22, halign="center", fit=False))
         row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(12))
-        cancel = Big(no, kind="quiet")
+        cancel = Big(no, kind="sunken")
         cancel.tag = "confirm:no"
         cancel.bind(on_release=lambda *_: self.dismiss())
         ok = Big(yes, kind="bad")
@@ -57,23 +57,39 @@ class Confirm(Overlay):
 
 
 class DigitPad(Overlay):
-    """A heading over a 3x4 pad of digits, Cancel and one more key (``last``);
-    each tap goes to ``key``. Buttons are tagged ``<tag>:<key>``."""
+    """A heading over a pad of digits with Delete (the last digit) and one more key
+    (``last``), and Cancel across the bottom; each tap goes to ``key``. Buttons are
+    tagged ``<tag>:<key>``. The digits typed so far show as stars after ``prompt``."""
 
     def __init__(self, heading: str, last: str, tag: str) -> None:
         super().__init__(size_hint=(0.6, 0.96))
+        self.typed, self.prompt = "", ""
         box = Filled(orientation="vertical", padding=px(10), spacing=px(6), bg=theme.PANEL)
         self.label = Text(heading, size=19, halign="center")
         box.add_widget(self.label)
         grid = GridLayout(cols=3, spacing=px(6))
-        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Cancel", "0", last]:
-            b = Big(key, kind="normal" if key.isdigit() else ("accent" if key == "OK" else "quiet"), size=22)
+        for key in ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Delete", "0", last]:
+            b = Big(key, kind="normal" if key.isdigit() else ("accent" if key == "OK" else "sunken"), size=22)
             b.size_hint_y = 1
             b.tag = f"{tag}:{key}"
-            b.bind(on_release=lambda btn: self.key(btn.text))
+            b.bind(on_release=lambda btn: self._tap(btn.text))
             grid.add_widget(b)
         box.add_widget(grid)
+        cancel = Big("Cancel", kind="sunken", size=18, height=px(theme.TOUCH))
+        cancel.tag = f"{tag}:Cancel"
+        cancel.bind(on_release=lambda btn: self.dismiss())
+        box.add_widget(cancel)
         self.add_widget(box)
+
+    def _tap(self, key: str) -> None:
+        if key == "Delete":
+            self.typed = self.typed[:-1]
+            self.show_typed()
+        else:
+            self.key(key)
+
+    def show_typed(self) -> None:
+        self.label.text = f"{self.prompt}  " + "*" * len(self.typed)
 
     def key(self, key: str) -> None:
         raise NotImplementedError
@@ -84,17 +100,11 @@ class PinPad(DigitPad):
 
     def __init__(self, pin: str, on_ok: Callable[[], None]) -> None:
         super().__init__("Operator PIN", last="Clear", tag="pin")
-        self.pin, self.on_ok, self.typed = pin, on_ok, ""
+        self.pin, self.on_ok, self.prompt = pin, on_ok, "Operator PIN"
 
     def key(self, key: str) -> None:
-        if key == "Cancel":
-            self.dismiss()
-            return
-        if key == "Clear":
-            self.typed = ""
-        else:
-            self.typed += key
-        self.label.text = "Operator PIN  " + "*" * len(self.typed)
+        self.typed = "" if key == "Clear" else self.typed + key
+        self.show_typed()
         if len(self.typed) >= len(self.pin):
             if self.typed == self.pin:
                 self.dismiss()
@@ -111,24 +121,22 @@ class NewPin(DigitPad):
 
     def __init__(self, on_new: Callable[[str], None]) -> None:
         super().__init__("New PIN: 4 to 8 digits, then OK", last="OK", tag="newpin")
-        self.on_new, self.typed, self.first = on_new, "", None
+        self.on_new, self.first, self.prompt = on_new, None, "New PIN"
 
     def key(self, key: str) -> None:
-        if key == "Cancel":
-            self.dismiss()
-            return
         if key != "OK":
             self.typed = (self.typed + key)[:8]
-            ask = "New PIN" if self.first is None else "The same PIN again"
-            self.label.text = f"{ask}  " + "*" * len(self.typed)
+            self.show_typed()
             return
         if len(self.typed) < 4:
             self.label.text = "[color=e05a4f]At least 4 digits[/color]"
         elif self.first is None:
             self.first = self.typed
+            self.prompt = "The same PIN again"
             self.label.text = "The same PIN again, then OK"
         elif self.typed != self.first:
             self.first = None
+            self.prompt = "New PIN"
             self.label.text = "[color=e05a4f]The two did not match: new PIN again[/color]"
         else:
             self.dismiss()

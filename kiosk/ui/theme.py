@@ -323,13 +323,14 @@ class Gather(list):
 
 
 class Big(Button):
-    """A flat, finger-sized button. ``kind`` picks its colour: normal, accent, good, bad, quiet."""
+    """A flat, finger-sized button. ``kind`` picks its colour: normal, accent, good, bad, quiet
+    (a low-key action on the table's colour), sunken (the same on a panel, where quiet would vanish)."""
 
     kind = StringProperty("normal")
     tag = StringProperty("")
     """A stable name tests and the sim panel use to find the button."""
 
-    COLOURS = {"normal": RAISED, "accent": ACCENT, "good": GOOD, "bad": BAD, "quiet": PANEL}
+    COLOURS = {"normal": RAISED, "accent": ACCENT, "good": GOOD, "bad": BAD, "quiet": PANEL, "sunken": BG}
 
     def __init__(self, text: str = "", kind: str = "normal", size: float = 18, **kw) -> None:
         kw.setdefault("size_hint_y", None)

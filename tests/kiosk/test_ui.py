@@ -748,7 +748,7 @@ def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_ar
         drive.press(f"newpin:{key}")
     assert "did not match" in app.overlays[-1].label.text
     assert "1357" not in app.overlays[-1].label.text  # stars only, never the digits
-    for key in ["1", "3", "5", "7", "OK", "1", "3", "5", "7", "OK"]:
+    for key in ["1", "3", "5", "9", "Delete", "7", "OK", "1", "3", "5", "7", "OK"]:  # a slip, taken back
         drive.press(f"newpin:{key}")
     assert app.config_hw.kiosk.operator_pin == "1357"
     drive.press("op:back")
@@ -756,7 +756,7 @@ def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_ar
     close_overlays(app)
     for o in list(app.overlays):
         o.dismiss()
-    assert open_menu("1357")
+    assert open_menu(["1", "4", "Delete", "3", "5", "7"])  # Delete takes back the last digit
     drive.press("op:back")
 
     # kept in the session store, so the next start reads them back; "clear all data" keeps them
