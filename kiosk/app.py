@@ -219,11 +219,6 @@ def make_app_class():
                 if self.hardware_problems and self.sm.current == "home":
                     self.home.rebuild()  # name what failed to open
             self._load_engines()
-            # What start-up built (Kivy, the screens, the engines' tables) lives as long as the
-            # kiosk. Moved out of the collector's sight, a full collection scans only what play
-            # made since; before, one stalled the screen for 60-250 ms every few minutes of play.
-            gc.collect()
-            gc.freeze()
 
         # -- screens are built on first use, so the home screen shows at once ----------
 
@@ -256,6 +251,13 @@ def make_app_class():
                 self._engines = games.available()
                 if self.sm.current == "home":
                     self.home.rebuild()
+                # The last of start-up: what it built (Kivy, the home screen, the engines'
+                # tables) lives as long as the kiosk. Frozen out of the collector's sight, a
+                # full collection scans only what play made since; before, one stalled the
+                # screen for 60-250 ms every few minutes of play. Once only: anything frozen
+                # is never freed, so a game's widgets and log must never be.
+                gc.collect()
+                gc.freeze()
 
         @property
         def engines(self) -> dict[str, Any]:

@@ -156,6 +156,32 @@ def test_widgets_dropped_in_play_are_freed_at_the_next_quiet_moment_not_during_p
     assert app.sm.current == "play"  # far from attract mode
 
 
+def test_what_a_game_showed_is_freed_once_nothing_holds_it(app):
+    # All day at a stand, game after game: what a game put on screen must be freed
+    # once it is gone from the screen and from the caches. It was not when start-up's
+    # gc.freeze ran again at every new game (300 MB a minute in the memory benchmark).
+    import gc
+    import random
+    import weakref
+
+    from kiosk.rules import bot
+    from kiosk.ui.theme import Text
+
+    app.start_game("even-odd", {"seed": 4})
+    rng = random.Random(4)
+    for _ in range(5):
+        app.runner.propose(bot.fill([p for p in app.runner.awaiting() if not p.optional][0], rng))
+        drive.pump(1)
+    shown = weakref.ref(next(w for w in app.play.prompt_box.children if isinstance(w, Text)))  # the prompt's own words
+    app.go_home()
+    app.start_game("clincher", {"seed": 5})
+    drive.pump(2)
+    for cache in (app.play._labels_cache, app.play._buttons_cache, app.play._inputs_cache):
+        cache.clear()  # as the caches turn over in a long day
+    gc.collect()
+    assert shown() is None
+
+
 @pytest.mark.parametrize("game", [g for g in games.modules() if g != "toy"])
 def test_real_game_plays_to_the_end(app, game):
     if game not in app.engines:
