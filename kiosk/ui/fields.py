@@ -194,8 +194,8 @@ class TextField(Input):
     def __init__(self, name, label, default="", max_len=None, **kw) -> None:
         super().__init__(name, label, **kw)
         self.box = Entry(text=str(default or ""), multiline=False, font_size=theme.font(20),
-                             size_hint_y=None, height=px(theme.TOUCH), write_tab=False,
-                             background_color=(0.95, 0.94, 0.9, 1))
+                         size_hint_y=None, height=px(theme.TOUCH), write_tab=False,
+                         background_color=(0.95, 0.94, 0.9, 1))
         self.max_len = max_len
         self.box.bind(text=lambda _w, t: self.set(t if t.strip() else None))
         self.add_widget(self.box)
@@ -285,7 +285,7 @@ class NamesInput(Input):
         if len(self.boxes) >= self.hi:
             return
         box = Entry(text=text, multiline=False, font_size=theme.font(19), size_hint_y=None,
-                        height=px(48), write_tab=False, hint_text=f"Player {len(self.boxes) + 1}")
+                    height=px(48), write_tab=False, hint_text=f"Player {len(self.boxes) + 1}")
         box.bind(text=lambda *_: self._update())
         self.boxes.append(box)
         self.rows.add_widget(box)
@@ -334,7 +334,7 @@ class RecordsInput(Input):
         boxes = []
         for column in self.columns:
             box = Entry(text=str(values.get(column, "")), multiline=False, font_size=theme.font(18),
-                            write_tab=False, hint_text=column.replace("_", " ").capitalize())
+                        write_tab=False, hint_text=column.replace("_", " ").capitalize())
             box.bind(text=lambda *_: self._update())
             boxes.append(box)
             line.add_widget(box)
