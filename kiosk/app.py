@@ -495,7 +495,7 @@ def make_app_class():
             if min(idle, now - self.last_event) >= 1.0:
                 self.collect_garbage()
 
-        def collect_garbage(self) -> bool:
+        def collect_garbage(self) -> None:
             """Free what play left in reference cycles now, while the table is quiet.
 
             Kivy widgets (a reveal's cards, say) are freed by Python's cycle collector,
@@ -505,10 +505,8 @@ def make_app_class():
             collection has run since the last one here (i.e. there was play).
             """
             young, older = gc.get_count()[1:]
-            if not (young or older):
-                return False
-            gc.collect()
-            return True
+            if young or older:
+                gc.collect()
 
         def start_attract(self) -> None:
             for overlay in list(self.overlays):
