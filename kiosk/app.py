@@ -138,6 +138,15 @@ def make_app_class():
                 self._config_hw = self._with_kiosk_settings(config)
             return self._config_hw
 
+        @staticmethod
+        def _kiosk_changed(config, changes: dict[str, Any]):
+            """``config`` with ``changes`` to its kiosk settings, checked by the config's own
+            model (pydantic's ValidationError if they do not pass)."""
+            from hardware.config import KioskConfig
+
+            kiosk = KioskConfig.model_validate({**config.kiosk.model_dump(), **changes})
+            return config.model_copy(update={"kiosk": kiosk})
+
         def _with_kiosk_settings(self, config):
             """The kiosk settings the operator changed on screen, laid over the config file's."""
             from pydantic import ValidationError
@@ -148,11 +157,10 @@ def make_app_class():
             if not saved:
                 return config
             try:
-                kiosk = KioskConfig.model_validate({**config.kiosk.model_dump(), **saved})
+                return self._kiosk_changed(config, saved)
             except ValidationError:  # cannot happen through change_setting; never echo a PIN into the log
                 log.warning("settings saved on the kiosk are not valid any more; using the config file's")
                 return config
-            return config.model_copy(update={"kiosk": kiosk})
 
         def change_setting(self, name: str, value: Any) -> str | None:
             """Check a kiosk setting against the config model, keep it and use it at once.
@@ -163,13 +171,13 @@ def make_app_class():
             from hardware.config import KioskConfig
 
             try:
-                kiosk = KioskConfig.model_validate({**self.config_hw.kiosk.model_dump(), name: value})
+                changed = self._kiosk_changed(self.config_hw, {name: value})
             except ValidationError as err:
                 problem, about = err.errors()[0], KioskConfig.model_fields[name].description
                 said = about if problem["type"] == "string_pattern_mismatch" else f"{problem['msg'].lower()} ({about})"
                 return f"Not changed. {name.replace('_', ' ').capitalize()}: {said}."
             self.store.save_setting(name, value)
-            self._config_hw = self.config_hw.model_copy(update={"kiosk": kiosk})
+            self._config_hw = changed
             return None
 
         def forget_settings(self) -> None:
@@ -274,18 +282,24 @@ def make_app_class():
             engine = (self._engines or {}).get(game)
             return engine.title if engine else games.MENU_TITLES.get(game, game)
 
+        def _close_hardware(self) -> None:
+            """Stop listening to the pads and the tray and close them; one already gone is only logged."""
+            c = self.controller
+            if c is None:
+                return
+            c.close()
+            for port in (c.pads, c.tray):
+                if port is not None:
+                    try:
+                        port.close()
+                    except Exception as err:  # noqa: BLE001 - a port already gone (unplugged) is no news
+                        log.warning("closing %s: %s", type(port).__name__, err)
+
         def reopen_hardware(self) -> None:
             """Close the pads and the tray and open them again, for hardware plugged in (or
             fixed) after start-up. The game on screen carries on with the new ports."""
             old = self.controller
-            if old is not None:
-                old.close()
-                for port in (old.pads, old.tray):
-                    if port is not None:
-                        try:
-                            port.close()
-                        except Exception as err:  # noqa: BLE001 - a port already gone is what we are fixing
-                            log.warning("closing %s: %s", type(port).__name__, err)
+            self._close_hardware()
             self._open_hardware()
             if old is not None:
                 self.controller.runner = old.runner
@@ -345,12 +359,7 @@ def make_app_class():
             self.show_screen("home")
 
         def on_stop(self) -> None:
-            for port in (self.controller.pads, self.controller.tray) if self.controller else ():
-                if port is not None:
-                    try:
-                        port.close()
-                    except Exception:  # noqa: BLE001
-                        pass
+            self._close_hardware()
             self.store.close()
             gc.unfreeze()  # what start-up built may be garbage now (tests start many kiosks in one process)
 
