@@ -244,7 +244,7 @@ def show_texts(box, texts: list[str], make, keep: int) -> None:
        (a text that changed in place), which renders the new text;
     4. a new label from ``make()``.
 
-    When every line keeps its label's place, the box's children are not touched.
+    Then only the labels whose place changed are moved (``set_children``).
     """
     current = list(reversed(box.children))
     if [label_widget.text for label_widget in current] == texts:
@@ -284,10 +284,7 @@ def show_texts(box, texts: list[str], make, keep: int) -> None:
         here.text = text
         made.setdefault(text, []).append(here)
         take(i, here)
-    if ordered != current:
-        box.clear_widgets()
-        for label_widget in ordered:
-            box.add_widget(label_widget)
+    set_children(box, ordered)
 
 
 def set_children(box, widgets: list) -> None:
