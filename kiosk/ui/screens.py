@@ -290,22 +290,19 @@ class OperatorScreen(Screen):
         self.controls.clear_widgets()
         self.controls.height = 0
         if mode == "settings":
-            row = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
-            for text, tag, step in (("Attract sooner", "set:attract:-", -1), ("Attract later", "set:attract:+", 1)):
-                b = Big(text, size=15)
-                b.tag = tag
-                b.bind(on_release=lambda *_, d=step: self.step_attract(d))
-                row.add_widget(b)
-            row2 = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
-            for text, tag, handler in (("Change the PIN", "set:pin", self.ask_new_pin),
-                                       ("Use the file's settings", "set:forget", self.forget_settings)):
-                b = Big(text, size=15)
-                b.tag = tag
-                b.bind(on_release=lambda *_, h=handler: h())
-                row2.add_widget(b)
-            self.controls.add_widget(row)
-            self.controls.add_widget(row2)
-            self.controls.height = 2 * px(theme.TOUCH) + px(6)
+            rows = [[("Attract sooner", "set:attract:-", lambda: self.step_attract(-1)),
+                     ("Attract later", "set:attract:+", lambda: self.step_attract(1))],
+                    [("Change the PIN", "set:pin", self.ask_new_pin),
+                     ("Use the file's settings", "set:forget", self.forget_settings)]]
+            for buttons in rows:
+                row = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
+                for text, tag, handler in buttons:
+                    b = Big(text, size=15)
+                    b.tag = tag
+                    b.bind(on_release=lambda *_, h=handler: h())
+                    row.add_widget(b)
+                self.controls.add_widget(row)
+            self.controls.height = len(rows) * px(theme.TOUCH) + (len(rows) - 1) * px(6)
         self.refresh()
 
     def step_attract(self, direction: int) -> None:
