@@ -175,31 +175,40 @@ def tight_text(label: Label, inset: float = 0) -> None:
     Kivy wraps a label by giving it a ``text_size``, and then renders a texture
     as wide as that, mostly transparent for a short line. Those pixels are drawn
     on every frame, and on a software renderer (the desktop, CI) drawing text
-    was the larger part of a frame. So a label first renders its text on one
-    line (cheap: no word-by-word measuring) and only when that is wider than
-    the room (the label's width less ``inset``), or the text has line breaks
-    or is surely too long, wraps it within the room. ``Text`` draws its texture
-    at the side its ``halign`` names (see the rule below), so a short left-aligned
-    line stays where it was.
+    was the larger part of a frame. So a label first renders its text
+    unwrapped, each line as it was written (cheap: no word-by-word measuring),
+    and only when that is wider than the room (the label's width less
+    ``inset``), or surely too wide, wraps it within the room. The unwrapped
+    width is remembered for the text, so when the room changes (layout often
+    starts a label a few pixels wide, then widens it) the label unwraps again
+    if it fits now. ``Text`` draws its texture at the side its ``halign``
+    names (see the rule below), so a short left-aligned line stays where it was.
     """
+    one_line: list[float | None] = [None]  # the text's unwrapped width, once seen
 
-    def fit(*_, look_at_texture: bool = True) -> None:
+    def fit(*_) -> None:
         room = max(1, label.width - inset)
-        if label.text_size[0] is None:
-            too_long = "\n" in label.text or len(label.text) * label.font_size * 0.25 > room
-            if too_long or (look_at_texture and label.texture_size[0] > room):
-                label.text_size = (room, None)
-        elif label.text_size[0] != room:
-            label.text_size = (room, None)
+        if one_line[0] is not None:
+            wrap = one_line[0] > room
+        else:  # not measured yet: render unwrapped, unless even narrow letters would not fit
+            longest = max(len(line) for line in label.text.split("\n"))
+            wrap = longest * label.font_size * 0.25 > room
+        label.text_size = (room, None) if wrap else (None, None)
 
-    def new_text(*_) -> None:
-        label.text_size = (None, None)
-        fit(look_at_texture=False)  # the texture still shows the old text
+    def rendered(*_) -> None:
+        if label.text_size[0] is None and label.text:
+            one_line[0] = label.texture_size[0]
+        fit()
 
-    label.fbind("text", new_text)
+    def restyled(*_) -> None:
+        one_line[0] = None
+        fit()
+
+    label.fbind("text", restyled)
+    label.fbind("font_size", restyled)
     label.fbind("width", fit)
-    label.fbind("texture_size", fit)
-    fit(look_at_texture=False)
+    label.fbind("texture_size", rendered)
+    fit()
 
 
 Builder.load_string("""

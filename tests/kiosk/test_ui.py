@@ -748,6 +748,50 @@ def test_text_stays_inside_its_label_and_short_lines_keep_to_their_side(app):
         app.root.remove_widget(box)
 
 
+def test_a_label_laid_out_narrow_first_unwraps_when_it_is_given_room(app):
+    # Layout often gives a new label a few pixels first and its real width a
+    # moment later. Text that fits the final width must end up on one line,
+    # rendered only as wide as it is (a texture as wide as the label is drawn,
+    # transparent, on every frame); text that does not fit still wraps inside.
+    from hypothesis import given, settings, strategies as st
+    from kivy.uix.widget import Widget
+
+    from kiosk.ui.theme import Big, Text
+
+    holder = Widget()
+    app.root.add_widget(holder)
+    label, button = Text("", size=15), Big("", size=15)
+    for w in (label, button):
+        holder.add_widget(w)  # a plain Widget: the test sets every width itself
+    try:
+        @settings(max_examples=40, deadline=None)
+        @given(st.sampled_from(["Zone", "Confirm", "Also possible now:", "Heat 4 (Busy), Team B's stack",
+                                "Roger calls a conflict on Jason.\nJason throws at Drive 1.",
+                                "Daniel declares a skill: Velvet Ash. Throw at Drive 1 with 2 d10."]),
+               st.lists(st.integers(10, 700), min_size=1, max_size=4))
+        def check(text, widths):
+            alone = Text(text, size=15, fit=False, width=10_000)
+            drive.pump(2)
+            unwrapped = alone.texture_size[0]
+            for w in (label, button):
+                w.text = text
+            for width in widths:
+                for w in (label, button):
+                    w.width = width
+                drive.pump(2)
+            drive.pump(2)
+            room = widths[-1]
+            for w, inset in ((label, 0), (button, 8)):
+                if unwrapped <= room - inset:
+                    assert tuple(w.texture_size) == tuple(alone.texture_size), (text, widths)
+                else:
+                    assert w.texture_size[0] <= room - inset + 1 and w.texture_size[1] > alone.texture_size[1]
+
+        check()
+    finally:
+        app.root.remove_widget(holder)
+
+
 def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_are_kept(app):
     def open_menu(pin):
         app.ask_operator()
