@@ -109,7 +109,7 @@ class Framed(BoxLayout):
         super().__init__(**kwargs)
         with self.canvas.before:
             Color(*line)
-            self._line = Line(width=dp(1.2))
+            self._line = Line(width=1)  # a one-pixel line is drawn as a line, wider ones as many triangles
         self.radius = radius
         self.bind(pos=self._redraw, size=self._redraw)
 
@@ -326,6 +326,23 @@ class Gather(list):
 
     def add_widget(self, widget) -> None:
         self.append(widget)
+
+
+Builder.load_string("""
+<-Big>:
+    canvas:
+        Color:
+            rgba: self.background_color
+        Rectangle:
+            pos: self.pos
+            size: self.size
+        Color:
+            rgba: 1, 1, 1, 1
+        Rectangle:
+            texture: self.texture
+            size: self.texture_size
+            pos: int(self.center_x - self.texture_size[0] / 2.), int(self.center_y - self.texture_size[1] / 2.)
+""")
 
 
 class Big(Button):
