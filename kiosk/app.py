@@ -83,7 +83,7 @@ def make_app_class():
     from kivy.utils import escape_markup as esc
 
     from kiosk import games
-    from kiosk.store import Store, default_path
+    from kiosk.store import Store, StoreError, default_path
     from kiosk.ui import theme
     from kiosk.ui.theme import Filled, Text, px
 
@@ -103,7 +103,7 @@ def make_app_class():
             self._config_path, self._force_sim = config_path, force_sim
             self._config_hw = None  # read on first use, right after the first frame (see config_hw)
             path = Path(data_dir) / "sessions.sqlite3" if data_dir else default_path()
-            self.store = Store(path, engines=games.engine_for)
+            self.store = Store(path, engines=games.engine_for, commit_behind=True)  # see _show_only_what_is_saved
             self.exports = path.parent / "exports"
             self._engines: dict[str, Any] | None = None  # loaded just after the first frame
             self._broken: set[str] = set()
@@ -210,6 +210,7 @@ def make_app_class():
             self.root_float = root
             Window.bind(on_keyboard=self._on_key, on_key_up=self._on_key_up, on_request_close=self._on_request_close)
             Window.bind(on_touch_down=self._on_any_touch)
+            Window.bind(on_flip=self._show_only_what_is_saved)
             Clock.schedule_interval(self._idle_check, 1.0)
             Clock.schedule_once(self._first_frame, 0)
             return root
@@ -400,6 +401,30 @@ def make_app_class():
             self.show_screen("play")
             if self.sim_panel is not None:
                 self.sim_panel.rebuild()
+
+        def _show_only_what_is_saved(self, *_) -> bool:
+            """Runs just before each frame is shown: nothing reaches the screen before it is on disk.
+
+            An accepted action's commit runs on the store's worker thread while this
+            frame is built and drawn; here the frame waits for it (usually it is done).
+            If it failed, the frame is not shown (returning True stops Kivy's flip):
+            the game goes back to what the disk holds, and the table is told.
+            """
+            try:
+                self.store.settled()
+            except StoreError as err:
+                log.error("%s", err)
+                for overlay in list(self.overlays):
+                    overlay.dismiss()
+                if self.runner is not None:
+                    try:
+                        self._attach(runner_class().resume(self.store, self.runner.sid))
+                    except Exception as again:  # noqa: BLE001 - the storage is failing: keep the kiosk up
+                        self.go_home()
+                        err = f"{err}, and the game cannot be read back ({again})"
+                self.message(f"{err}. It was taken back: check the storage, then play it again.")
+                return True
+            return False
 
         # -- overlays and messages ---------------------------------------------------
 

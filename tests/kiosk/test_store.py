@@ -4,6 +4,7 @@ import json
 import os
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,8 @@ from kiosk.rules import RuleError, Session, bot
 from kiosk.runner import Runner
 from kiosk.store import Store, StoreError
 from tests.rules.toy import ENGINE as TOY
+
+from .commits import CommitGate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -48,6 +51,40 @@ def test_listeners_only_hear_after_the_action_is_on_disk(store):
     runner.listeners.append(lambda change: seen.append(len(store.lines(runner.sid)) - 1))
     runner.propose({"type": "lock", "player": "Ann", "number": 3})
     assert seen == [1]
+
+
+def test_a_commit_behind_lets_append_return_first_and_is_on_disk_once_settled(tmp_path):
+    store = Store(tmp_path / "behind.sqlite3", engines=games.engine_for, commit_behind=True)
+    runner = Runner.new(store, TOY, {"seed": 1})
+    gate = CommitGate(store)
+    gate.open.clear()  # the disk is slow: the commit waits
+    runner.propose({"type": "lock", "player": "Ann", "number": 3})  # returns all the same
+    other = sqlite3.connect(store.path)
+    count = "SELECT COUNT(*) FROM actions WHERE session = ?"
+    assert other.execute(count, (runner.sid,)).fetchone()[0] == 0
+    gate.open.set()
+    store.settled()
+    assert other.execute(count, (runner.sid,)).fetchone()[0] == 1
+    runner.propose({"type": "lock", "player": "Bo", "number": 5})
+    assert [a.player for a in store.load(runner.sid).log] == ["Ann", "Bo"]  # any read waits for the commit
+    store.close()
+
+
+def test_a_commit_behind_that_fails_is_rolled_back_and_named_once(tmp_path):
+    store = Store(tmp_path / "behind.sqlite3", engines=games.engine_for, commit_behind=True)
+    runner = Runner.new(store, TOY, {"seed": 1})
+    runner.propose({"type": "lock", "player": "Ann", "number": 3})
+    gate = CommitGate(store)
+    gate.fail_next = sqlite3.OperationalError("disk I/O error")
+    runner.propose({"type": "lock", "player": "Bo", "number": 5})
+    with pytest.raises(StoreError, match=r"could not be saved \(disk I/O error\)"):
+        store.settled()
+    assert [a.player for a in Store(store.path, engines=games.engine_for).load(runner.sid).log] == ["Ann"]
+    store.settled()  # said once; the store works on
+    store.append(runner.sid, 2, runner.session.log[1])
+    assert [a.player for a in store.load(runner.sid).log] == ["Ann", "Bo"]
+    gate.remove()
+    store.close()
 
 
 def test_undo_removes_the_action_from_disk_too(store):

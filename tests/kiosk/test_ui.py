@@ -76,6 +76,78 @@ def test_refused_answer_shows_the_rule_and_keeps_the_game(app):
     assert len(runner.session.log) == before
 
 
+def _toy_game_at_its_first_add(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    app.runner.propose({"type": "lock", "player": "Ann", "number": 1})
+    app.runner.propose({"type": "lock", "player": "Bo", "number": 1})
+    close_overlays(app)
+    drive.pump(2, draw=True)
+    return app.runner
+
+
+def _record_flips(app, monkeypatch) -> list[tuple[int, int]]:
+    """(actions the frame shows, actions on disk) at each frame put on screen."""
+    import sqlite3
+    from contextlib import closing
+
+    from kivy.core.window import Window
+
+    flips: list[tuple[int, int]] = []
+    real_flip = Window.flip
+
+    def flip():
+        with closing(sqlite3.connect(app.store.path)) as other:
+            on_disk = other.execute("SELECT COUNT(*) FROM actions WHERE session = ?", (app.runner.sid,)).fetchone()[0]
+        flips.append((len(app.runner.session.log), on_disk))
+        real_flip()
+
+    monkeypatch.setattr(Window, "flip", flip)
+    return flips
+
+
+def test_no_frame_shows_an_action_before_it_is_on_disk(app, monkeypatch):
+    # The kiosk commits behind (the disk syncs while the frame is drawn); the frame
+    # still waits for the sync before it is shown. The disk here takes 0.2 s.
+    from .commits import CommitGate
+
+    runner = _toy_game_at_its_first_add(app)
+    flips = _record_flips(app, monkeypatch)
+    gate = CommitGate(app.store)
+    gate.delay = 0.2
+    try:
+        drive.press("amount=3")
+        drive.pump(3, draw=True)
+    finally:
+        gate.remove()
+    assert len(runner.session.log) == 3
+    assert flips and flips[-1] == (3, 3)
+    assert all(shown <= on_disk for shown, on_disk in flips), flips
+
+
+def test_an_action_that_cannot_be_saved_is_taken_back_before_it_is_seen(app, monkeypatch):
+    import sqlite3
+
+    from .commits import CommitGate
+
+    runner = _toy_game_at_its_first_add(app)
+    flips = _record_flips(app, monkeypatch)
+    gate = CommitGate(app.store)
+    gate.fail_next = sqlite3.OperationalError("disk I/O error")
+    try:
+        drive.press("amount=3")
+        drive.pump(3, draw=True)
+    finally:
+        gate.remove()
+    assert "could not be saved (disk I/O error)" in app.play.error.text and "taken back" in app.play.error.text
+    assert len(app.runner.session.log) == 2  # the game on screen is the one on disk
+    assert flips and all(shown <= on_disk for shown, on_disk in flips), flips
+    drive.press("amount=3")  # and play goes on
+    drive.pump(2, draw=True)
+    assert len(app.runner.session.log) == 3 and flips[-1] == (3, 3)
+    assert runner is not app.runner  # read back from disk
+
+
 def test_undo_asks_first_and_then_takes_back(app):
     drive.press("home:new:toy")
     drive.press("setup:start")
