@@ -154,4 +154,4 @@ def test_the_latest_recap_lines_match_the_end_of_the_whole_recap(seed, last, mov
         bot.step(s, rng)
     for viewer in [None, *s.engine.players(s.state)]:
         whole = s.recap(viewer)
-        assert s.recap(viewer, last=last) == (whole[len(whole) - last:] if last else [])
+        assert s.recap(viewer, last=last) == (whole[max(0, len(whole) - last):] if last else [])
