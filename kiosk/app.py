@@ -375,6 +375,9 @@ def make_app_class():
             self.controller.runner = None
             self.show_screen("home")
             self.home.rebuild()
+            # Between games nobody is in the middle of an action: free what the last game
+            # left now, even if nobody paused for a second (usually the quiet check has).
+            self.collect_garbage()
 
         def open_setup(self, game: str) -> None:
             self.setup_screen.load(game)
