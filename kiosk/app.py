@@ -83,7 +83,7 @@ def make_app_class():
     from kivy.utils import escape_markup as esc
 
     from kiosk import games
-    from kiosk.store import Store, StoreError, default_path
+    from kiosk.store import Store, default_path
     from kiosk.ui import theme
     from kiosk.ui.theme import Filled, Text, px
 
@@ -410,24 +410,22 @@ def make_app_class():
 
             An accepted action's commit runs on the store's worker thread while this
             frame is built and drawn; here the frame waits for it (usually it is done).
-            If it failed, the frame is not shown (returning True stops Kivy's flip):
-            the game goes back to what the disk holds, and the table is told.
+            If it failed, the runner has taken the action back and the screen has
+            followed; this frame, drawn before that, is not shown (returning True stops
+            Kivy's flip), and the table is told.
             """
-            try:
-                self.store.settled()
-            except StoreError as err:
-                log.error("%s", err)
-                for overlay in list(self.overlays):
-                    overlay.dismiss()
-                if self.runner is not None:
-                    try:
-                        self._attach(runner_class().resume(self.store, self.runner.sid))
-                    except Exception as again:  # noqa: BLE001 - the storage is failing: keep the kiosk up
-                        self.go_home()
-                        err = f"{err}, and the game cannot be read back ({again})"
-                self.message(f"{err}. It was taken back: check the storage, then play it again.")
-                return True
-            return False
+            runner = self.runner
+            if runner is None:
+                return False
+            runner.settle()
+            if runner.unsaved is None:
+                return False
+            err, runner.unsaved = runner.unsaved, None
+            log.error("%s", err)
+            for overlay in list(self.overlays):
+                overlay.dismiss()
+            self.message(f"{err}. It was taken back: check the storage, then play it again.")
+            return True
 
         # -- overlays and messages ---------------------------------------------------
 

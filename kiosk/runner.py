@@ -3,8 +3,10 @@
 The ``Runner`` is the only way the screen and the controller change a game.
 ``propose`` hands an action to the rules; if they accept it, it is appended to
 the store (committed to disk) and only then are listeners told, so whatever a
-listener draws is already safe. A refused action raises ``RuleError`` and
-changes nothing, on screen or on disk.
+listener draws is already safe. With a ``commit_behind`` store the commit is
+still running when they are told; the kiosk calls ``settle`` before it shows
+their drawing, and so does the next ``propose``. A refused action raises
+``RuleError`` and changes nothing, on screen or on disk.
 
 It also keeps track of secret rounds: when several players answer the same
 secret prompt (locking cards, wagers), the screen may show *who* has locked,
@@ -20,7 +22,7 @@ from typing import Any, Callable
 from kiosk.rules import Engine, RuleError, Session
 from kiosk.rules.core import Action, Event, Prompt
 
-from .store import Store
+from .store import Store, StoreError
 
 
 @dataclass
@@ -51,6 +53,8 @@ class Runner:
         self.listeners: list[Callable[[Change], None]] = []
         self._locked: dict[str, list[str]] = {}
         self.last_reveal: list[Event] | None = None
+        self.unsaved: StoreError | None = None
+        """An action whose commit failed and was taken back, until the screen has said so."""
 
     # -- starting and resuming ----------------------------------------------
 
@@ -96,6 +100,7 @@ class Runner:
 
     def propose(self, data: dict[str, Any] | Action) -> list[Event]:
         """Apply an action if the rules accept it; store it; then tell listeners."""
+        self.settle()
         secret = self._is_secret(data)
         events = self.session.apply(data)
         action = self.session.log[-1]
@@ -108,6 +113,21 @@ class Runner:
         self.last_reveal = reveal if reveal is not None else self.last_reveal
         self._tell(Change(action, events, reveal=reveal))
         return events
+
+    def settle(self) -> None:
+        """Wait until the last action is on disk (see ``Store(commit_behind=True)``).
+
+        If its commit failed, it is taken back here too, as an undo would, and
+        the listeners are told; ``unsaved`` keeps the error for the screen to say.
+        """
+        try:
+            self.store.settled()
+        except StoreError as err:
+            self.unsaved = err
+            if len(self.store.lines(self.sid)) - 1 < len(self.session.log):  # it was this game's
+                undone = self.session.undo()
+                self._rebuild_locks()
+                self._tell(Change(None, [], undone=undone))
 
     def undo(self) -> Action:
         """Take back the last action, on disk first."""

@@ -103,17 +103,19 @@ class Store:
     @property
     def db(self) -> sqlite3.Connection:
         """The connection, once a commit still running behind has finished."""
-        self.settled()
+        if self._committer is not None:
+            self._committer.wait()
         return self._db
 
     def settled(self) -> None:
         """Return once every append is on disk.
 
-        Raises ``StoreError`` if the last append's commit failed; it has been
-        rolled back, so the stored log ends with the action before it.
+        Raises ``StoreError``, once, if an append's commit failed; it was rolled
+        back, so the stored log ends with the action before it.
         """
         if self._committer is not None:
             self._committer.wait()
+            self._committer.raise_failure()
 
     def close(self) -> None:
         try:
@@ -292,12 +294,10 @@ class _Committer:
 
     def wait(self) -> None:
         self._done.wait()
+
+    def raise_failure(self) -> None:
         if self._error is not None:
             error, self._error = self._error, None
-            try:
-                self.db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass  # SQLite has rolled back already
             raise StoreError(f"The last action could not be saved ({error})")
 
     def stop(self) -> None:
@@ -310,6 +310,10 @@ class _Committer:
                 self.db.execute("COMMIT")
             except sqlite3.Error as err:
                 self._error = err
+                try:
+                    self.db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass  # SQLite has rolled back already
             finally:
                 self._done.set()
 

@@ -140,12 +140,35 @@ def test_an_action_that_cannot_be_saved_is_taken_back_before_it_is_seen(app, mon
     finally:
         gate.remove()
     assert "could not be saved (disk I/O error)" in app.play.error.text and "taken back" in app.play.error.text
-    assert len(app.runner.session.log) == 2  # the game on screen is the one on disk
+    assert len(runner.session.log) == 2  # the game on screen is the one on disk
     assert flips and all(shown <= on_disk for shown, on_disk in flips), flips
     drive.press("amount=3")  # and play goes on
     drive.pump(2, draw=True)
-    assert len(app.runner.session.log) == 3 and flips[-1] == (3, 3)
-    assert runner is not app.runner  # read back from disk
+    assert len(runner.session.log) == 3 and flips[-1] == (3, 3)
+
+
+def test_a_press_right_after_an_unsaved_one_is_played_on_what_the_disk_holds(app, monkeypatch):
+    # Two pad presses handled in one frame: the first one's commit fails. The second
+    # is played on the game as stored (the first taken back), and no frame shows the first.
+    import sqlite3
+
+    from .commits import CommitGate
+
+    runner = _toy_game_at_its_first_add(app)
+    flips = _record_flips(app, monkeypatch)
+    gate = CommitGate(app.store)
+    gate.fail_next = sqlite3.OperationalError("disk I/O error")
+    who = runner.awaiting()[0].player
+    try:
+        runner.propose({"type": "add", "player": who, "amount": 3})
+        runner.propose({"type": "add", "player": who, "amount": 2})  # the same player: the 3 is gone
+        drive.pump(3, draw=True)
+    finally:
+        gate.remove()
+    assert [a.amount for a in runner.session.log[2:]] == [2]
+    assert [a.amount for a in app.store.load(runner.sid).log[2:]] == [2]
+    assert "could not be saved" in app.play.error.text
+    assert flips and all(shown <= on_disk for shown, on_disk in flips), flips
 
 
 def test_undo_asks_first_and_then_takes_back(app):
