@@ -14,7 +14,7 @@ The kiosk opens its store with ``commit_behind=True``: then ``append`` hands
 its COMMIT (the disk sync: a median 1 ms and a p95 2.6 ms on the development
 machine's disk, and an SD card is slower) to a worker thread and returns, the
 screen builds and draws the new frame meanwhile, and the kiosk calls
-``settled()`` just before that frame is shown. The promise is the same:
+``settled()`` (through ``Runner.settle``) just before that frame is shown. The promise is the same:
 nothing reaches the screen before it is on disk. Any other use of the store
 also waits for the commit first, so the connection is never used by two
 threads at once.
@@ -118,12 +118,10 @@ class Store:
             self._committer.raise_failure()
 
     def close(self) -> None:
-        try:
-            self.settled()
-        finally:
-            if self._committer is not None:
-                self._committer.stop()
-            self._db.close()
+        if self._committer is not None:
+            self._committer.wait()  # a failure now has no screen to tell: the next start resumes from disk
+            self._committer.stop()
+        self._db.close()
 
     # -- writing -------------------------------------------------------------
 

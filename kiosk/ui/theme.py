@@ -328,6 +328,8 @@ class Gather(list):
         self.append(widget)
 
 
+# Big fills one flat rectangle: Kivy's Button rule draws a nine-patch image and binds its
+# image sources, which a flat colour does not need (a disabled Big is darkened by _paint).
 Builder.load_string("""
 <-Big>:
     canvas:
