@@ -290,14 +290,14 @@ class OperatorScreen(Screen):
         self.controls.clear_widgets()
         self.controls.height = 0
         if mode == "settings":
-            rows = [[("Attract sooner", "set:attract:-", lambda: self.step_attract(-1)),
-                     ("Attract later", "set:attract:+", lambda: self.step_attract(1))],
-                    [("Change the PIN", "set:pin", self.ask_new_pin),
-                     ("Use the file's settings", "set:forget", self.forget_settings)]]
+            rows = [[("Attract sooner", "set:attract:-", lambda: self.step_attract(-1), "normal"),
+                     ("Attract later", "set:attract:+", lambda: self.step_attract(1), "normal")],
+                    [("Change the PIN", "set:pin", self.ask_new_pin, "normal"),
+                     ("Use the file's settings", "set:forget", self.forget_settings, "sunken")]]  # low-key: undoes
             for buttons in rows:
                 row = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
-                for text, tag, handler in buttons:
-                    b = Big(text, size=15)
+                for text, tag, handler, kind in buttons:
+                    b = Big(text, kind=kind, size=15)
                     b.tag = tag
                     b.bind(on_release=lambda *_, h=handler: h())
                     row.add_widget(b)
