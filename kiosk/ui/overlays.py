@@ -59,11 +59,12 @@ class Confirm(Overlay):
 class DigitPad(Overlay):
     """A heading over a pad of digits with Delete (the last digit) and one more key
     (``last``), and Cancel across the bottom; each tap goes to ``key``. Buttons are
-    tagged ``<tag>:<key>``. The digits typed so far show as stars after ``prompt``."""
+    tagged ``<tag>:<key>``. The digits typed so far show as stars after ``prompt``
+    (the heading, unless given)."""
 
-    def __init__(self, heading: str, last: str, tag: str) -> None:
+    def __init__(self, heading: str, last: str, tag: str, prompt: str | None = None) -> None:
         super().__init__(size_hint=(0.6, 0.96))
-        self.typed, self.prompt = "", ""
+        self.typed, self.prompt = "", heading if prompt is None else prompt
         box = Filled(orientation="vertical", padding=px(10), spacing=px(6), bg=theme.PANEL)
         self.label = Text(heading, size=19, halign="center")
         box.add_widget(self.label)
@@ -100,7 +101,7 @@ class PinPad(DigitPad):
 
     def __init__(self, pin: str, on_ok: Callable[[], None]) -> None:
         super().__init__("Operator PIN", last="Clear", tag="pin")
-        self.pin, self.on_ok, self.prompt = pin, on_ok, "Operator PIN"
+        self.pin, self.on_ok = pin, on_ok
 
     def key(self, key: str) -> None:
         self.typed = "" if key == "Clear" else self.typed + key
@@ -120,8 +121,8 @@ class NewPin(DigitPad):
     The digits are shown as stars only, as for the PIN pad."""
 
     def __init__(self, on_new: Callable[[str], None]) -> None:
-        super().__init__("New PIN: 4 to 8 digits, then OK", last="OK", tag="newpin")
-        self.on_new, self.first, self.prompt = on_new, None, "New PIN"
+        super().__init__("New PIN: 4 to 8 digits, then OK", last="OK", tag="newpin", prompt="New PIN")
+        self.on_new, self.first = on_new, None
 
     def key(self, key: str) -> None:
         if key != "OK":
