@@ -531,13 +531,15 @@ def make_app_class():
                 self.collect_garbage()
 
         def collect_garbage(self) -> None:
-            """Free what play left in reference cycles now, while the table is quiet.
+            """Free what play left in reference cycles now, while nobody is mid-action.
 
-            Kivy widgets (a reveal's cards, say) are freed by Python's cycle collector,
-            which otherwise runs whenever enough has piled up, often in the middle of
-            showing a die or a press. A full collection costs 10-50 ms; done at a quiet
-            moment it keeps the automatic ones, and their stalls, rare. Only when some
-            collection has run since the last one here (i.e. there was play).
+            Called after a quiet second and on going home. Kivy widgets (a reveal's
+            cards, say) are freed by Python's cycle collector, which otherwise runs
+            whenever enough has piled up, often in the middle of showing a die or a
+            press. A full collection costs 10-50 ms after a quiet second, up to 300 ms
+            after a long run of play with no pause; done here it keeps the automatic
+            ones, and their stalls, rare. Only when some collection has run since the
+            last one here (i.e. there was play).
             """
             young, older = gc.get_count()[1:]
             if young or older:
