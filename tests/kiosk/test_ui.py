@@ -375,6 +375,52 @@ def test_a_throw_the_tray_cannot_read_fully_is_finished_by_touch(app):
     assert runner.session.log[-1].face == 7
 
 
+def test_a_new_prompt_sentence_is_rendered_only_at_the_width_it_is_shown_at(app, monkeypatch):
+    # Rendering text is the slowest part of showing an action. A sentence the prompt
+    # area has not shown before must be rendered at the width it is shown at, not
+    # first wrapped into a new label's default 100 px and again once layout widens it.
+    # (A sentence too long for one line may still render twice at that width: first
+    # unwrapped, which is how theme.tight_text learns its width, then wrapped.)
+    import functools
+    import random as _random
+
+    from kiosk.rules import RuleError, bot
+    from kiosk.ui.theme import Text
+
+    if "hell-for-leather" not in app.engines:
+        pytest.skip("Hell for Leather has not landed")
+    renders: list[tuple[str, float]] = []
+    original = Text.texture_update
+
+    @functools.wraps(original)  # Kivy's clock calls it back by name
+    def counted(label, *args):
+        if getattr(label, "tag", None) == "text" and label.text:
+            renders.append((label.text, label.width))
+        return original(label, *args)
+
+    monkeypatch.setattr(Text, "texture_update", counted)
+    drive.press("home:new:hell-for-leather")
+    drive.press("setup:start")
+    runner, rng, checked = app.runner, _random.Random(11), 0
+    for _ in range(60):
+        if runner.outcome is not None:
+            break
+        renders.clear()
+        required = [p for p in runner.awaiting() if not p.optional]
+        try:
+            runner.propose(bot.fill(rng.choice(required), rng))
+        except RuleError:
+            continue
+        close_overlays(app)
+        drive.pump(2)
+        shown = next((w for w in app.play.prompt_box.children if getattr(w, "tag", None) == "text"), None)
+        if shown is None or not any(text == shown.text for text, _ in renders):
+            continue  # no prompt sentence, or one already rendered before
+        checked += 1
+        assert {width for text, width in renders if text == shown.text} == {shown.width}, shown.text
+    assert checked >= 5
+
+
 def test_kiosk_killed_mid_game_resumes_exactly_as_shown(app, tmp_path):
     """Kill the real kiosk (SIGKILL) mid-game; the next start resumes with the same screen."""
     import json
