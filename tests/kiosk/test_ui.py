@@ -10,7 +10,7 @@ from kiosk.ui import overlays
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 
-from .uiplay import close_overlays, play_game  # noqa: E402
+from .uiplay import bot_step, close_overlays, play_game  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -352,16 +352,9 @@ def test_a_throw_the_tray_cannot_read_fully_is_finished_by_touch(app):
     runner = app.runner
     import random as _random
 
-    from kiosk.rules import RuleError, bot
-
     rng = _random.Random(4)
     while not any(p.action == "land" for p in runner.awaiting()):
-        required = [p for p in runner.awaiting() if not p.optional]
-        try:
-            runner.propose(bot.fill(rng.choice(required), rng))
-        except RuleError:
-            pass
-        close_overlays(app)
+        bot_step(app, rng)
     before = len(runner.session.log)
     app.controller.tray.emit(ThrowSettled(0.0, zone=None, face=7))  # the face is known, the zone is not
     drive.pump(2)
@@ -384,7 +377,6 @@ def test_a_new_prompt_sentence_is_rendered_only_at_the_width_it_is_shown_at(app,
     import functools
     import random as _random
 
-    from kiosk.rules import RuleError, bot
     from kiosk.ui.theme import Text
 
     if "hell-for-leather" not in app.engines:
@@ -406,12 +398,8 @@ def test_a_new_prompt_sentence_is_rendered_only_at_the_width_it_is_shown_at(app,
         if runner.outcome is not None:
             break
         renders.clear()
-        required = [p for p in runner.awaiting() if not p.optional]
-        try:
-            runner.propose(bot.fill(rng.choice(required), rng))
-        except RuleError:
+        if not bot_step(app, rng):
             continue
-        close_overlays(app)
         drive.pump(2)
         shown = next((w for w in app.play.prompt_box.children if getattr(w, "tag", None) == "text"), None)
         if shown is None or not any(text == shown.text for text, _ in renders):
@@ -469,20 +457,12 @@ def test_five_count_after_a_shaky_throw(app):
         pytest.skip("Hell for Leather has not landed")
     import random as _random
 
-    from kiosk.rules import RuleError, bot
-
     drive.press("home:new:hell-for-leather")
     drive.press("setup:start")
     runner, rng = app.runner, _random.Random(8)
     while [p.action for p in runner.awaiting() if not p.optional] != ["count"]:
-        required = [p for p in runner.awaiting() if not p.optional and p.action not in ("risk",)]
-        if not required or runner.outcome:
+        if runner.outcome or bot_step(app, rng, skip=("risk",)) is None:
             pytest.skip("this seed never reached a count")
-        try:
-            runner.propose(bot.fill(rng.choice(required), rng))
-        except RuleError:
-            pass
-        close_overlays(app)
     drive.pump(2)
     drive.press("prompt:five-count")
     for _ in range(10):
@@ -542,19 +522,11 @@ def test_touch_targets_are_finger_sized(app, game):
 
 def _play_until(app, runner, wanted, rng, skip=("risk",)):
     """Let the bot answer by touch-free proposals until a prompt named ``wanted`` is open."""
-    from kiosk.rules import RuleError, bot
-
     for _ in range(2000):
         if any(p.action == wanted for p in runner.awaiting()):
             return
-        required = [p for p in runner.awaiting() if not p.optional and p.action not in skip]
-        if not required or runner.outcome:
+        if runner.outcome or bot_step(app, rng, skip=skip) is None:
             break
-        try:
-            runner.propose(bot.fill(rng.choice(required), rng))
-        except RuleError:
-            pass
-        close_overlays(app)
     pytest.skip(f"this seed never opened a {wanted!r} prompt")
 
 

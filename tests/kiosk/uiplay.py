@@ -22,6 +22,24 @@ def close_overlays(app) -> None:
             return
 
 
+def bot_step(app, rng, skip: tuple[str, ...] = ()) -> bool | None:
+    """Move the game on by one required action the bot picks (straight to the rules, not
+    through the widgets), then close any reveal it opened. False if the bot's pick was
+    illegal (nothing happened), None if no action outside ``skip`` is required."""
+    from kiosk.rules import RuleError
+
+    required = [p for p in app.runner.awaiting() if not p.optional and p.action not in skip]
+    if not required:
+        return None
+    try:
+        app.runner.propose(bot.fill(rng.choice(required), rng))
+        return True
+    except RuleError:
+        return False
+    finally:
+        close_overlays(app)
+
+
 def set_field(field, value, inputs) -> None:
     """Give one field its value through its widget."""
     widget = inputs[field.name]
