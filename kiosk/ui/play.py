@@ -309,8 +309,8 @@ class PlayScreen(Screen):
             if len(cache) > 80:
                 cache.clear()
             # Born as wide as the prompt area's room, the width layout will give it, so its
-            # text is rendered once, there, rather than first wrapped into a new widget's
-            # 100 px and again when layout widens it.
+            # text is rendered at that width only, not first wrapped into a new widget's
+            # 100 px and rendered again when layout widens it.
             box = self.prompt_box
             label_widget = cache[(key, text)] = Text(text, width=box.width - box.padding[0] - box.padding[2], **kw)
             label_widget.tag = key
