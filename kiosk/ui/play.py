@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
@@ -62,6 +63,46 @@ def describe(action) -> str:
     data = action.model_dump(exclude={"type", "player"})
     who = action.player or "the table"
     return f"{who}: {action.type.replace('_', ' ')}" + (f" ({show(data)})" if data else "")
+
+
+class RecentLines(BoxLayout):
+    """The last things that happened, oldest first, in a strip two rows high.
+
+    The newest line is always shown whole; the one before it only if both fit
+    in the two rows. So the strip keeps its height when a line wraps, and the
+    play area above does not jump (and is not laid out again) after a throw.
+    Only a newest line longer than two rows makes the strip taller, for as long
+    as it is the newest.
+
+    Each action moves the newest line up one place and adds one: the label
+    showing it moves with it, so only the new line is rendered, and as plain
+    text, which renders several times faster than markup.
+    """
+
+    def __init__(self, size: float) -> None:
+        self.two_rows = 2 * CoreLabel(font_size=theme.font(size)).get_extents("")[1]
+        super().__init__(orientation="vertical", size_hint_y=None, height=self.two_rows)
+        self._size = size
+        self._labels: list[Text] = []  # one per line to show, oldest first
+
+    def show(self, lines: list[str]) -> None:
+        theme.show_texts(self, lines, make=self._make, keep=4)
+        self._labels = list(reversed(self.children))
+        self._fit()
+
+    def _make(self) -> Text:
+        label = Text("", size=self._size, color=theme.DIM, markup=False)
+        label.fbind("height", self._fit)  # a line's height is known once its text is rendered
+        return label
+
+    def _fit(self, *_) -> None:
+        if not self._labels:
+            return
+        *older, newest = self._labels
+        room = max(self.two_rows, newest.height)
+        fits = sum(label.height for label in older) + newest.height <= room
+        theme.set_children(self, self._labels if fits else [newest])
+        self.height = room
 
 
 class PlayScreen(Screen):
@@ -119,8 +160,7 @@ class PlayScreen(Screen):
         body.add_widget(right)
         root.add_widget(body)
         # what just happened
-        self.recent = BoxLayout(orientation="vertical", size_hint_y=None)  # one plain label per line
-        self.recent.bind(minimum_height=self.recent.setter("height"))
+        self.recent = RecentLines(size=14)
         root.add_widget(self.recent)
         self.add_widget(root)
 
@@ -175,13 +215,7 @@ class PlayScreen(Screen):
             self.draw_prompts()
 
     def show_recent(self, lines: list[str]) -> None:
-        """The last things that happened, oldest first, one plain label per line.
-
-        Each action moves the newest line up one place and adds one: the label
-        showing it moves with it, so only the new line is rendered, and as plain
-        text, which renders several times faster than markup.
-        """
-        theme.show_texts(self.recent, lines, make=lambda: Text("", size=14, color=theme.DIM, markup=False), keep=4)
+        self.recent.show(lines)
 
     def update_status(self) -> None:
         c = self.app.controller

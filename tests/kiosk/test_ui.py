@@ -10,6 +10,8 @@ from kiosk.ui import overlays
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 
+from kiosk.ui.fields import readable  # noqa: E402
+
 from .uiplay import bot_step, close_overlays, play_game  # noqa: E402
 
 
@@ -407,6 +409,47 @@ def test_a_new_prompt_sentence_is_rendered_only_at_the_width_it_is_shown_at(app,
         checked += 1
         assert {width for text, width in renders if text == shown.text} == {shown.width}, shown.text
     assert checked >= 5
+
+
+def test_a_wrapping_recent_line_does_not_move_the_play_area(app):
+    # The strip of what just happened keeps two rows. When the newest line needs both,
+    # it is shown whole and the older one steps aside; the panels and buttons above stay
+    # put, so nothing jumps under a finger reaching for the next button.
+    import random as _random
+
+    if "hell-for-leather" not in app.engines:
+        pytest.skip("Hell for Leather has not landed")
+    drive.press("home:new:hell-for-leather")
+    drive.press("setup:start")
+    drive.pump(2)
+    play, runner, rng = app.play, app.runner, _random.Random(11)
+    body_height = play.prompt_scroll.height
+    wrapped = both = 0
+    rows: dict[str, float] = {}  # each newest line's height, as it was shown
+    for _ in range(300):
+        if runner.outcome is not None or (wrapped and both):
+            break
+        if not bot_step(app, rng):
+            continue
+        drive.pump(2)
+        lines = [readable(line) for line in runner.session.recap(None, last=2)]
+        shown = list(reversed(play.recent.children))
+        assert shown[-1].text == lines[-1]  # the newest line is always there
+        assert shown[-1].texture_size[1] <= shown[-1].height <= play.recent.height  # and whole
+        older_height = rows.get(lines[0]) if len(lines) == 2 else None
+        rows[lines[-1]] = shown[-1].height
+        if shown[-1].height > play.recent.two_rows:
+            continue  # a newest line longer than two rows may grow the strip
+        assert play.prompt_scroll.height == body_height
+        assert play.recent.height == play.recent.two_rows
+        if shown[-1].height == play.recent.two_rows:
+            wrapped += 1
+            assert len(shown) == 1
+        elif older_height is not None:  # both lines are shown exactly when they fit
+            fits = older_height + shown[-1].height <= play.recent.two_rows
+            both += fits
+            assert [label.text for label in shown] == (lines if fits else lines[-1:])
+    assert wrapped and both, (wrapped, both)
 
 
 def test_kiosk_killed_mid_game_resumes_exactly_as_shown(app, tmp_path):
