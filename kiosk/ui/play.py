@@ -86,6 +86,8 @@ class RecentLines(BoxLayout):
         self._labels: list[Text] = []  # one per line to show, oldest first
 
     def show(self, lines: list[str]) -> None:
+        if [label.text for label in self._labels] == lines:
+            return  # shown already (perhaps the newest alone, see _fit)
         theme.show_texts(self, lines, make=self._make, keep=4)
         self._labels = list(reversed(self.children))
         self._fit()
@@ -207,15 +209,12 @@ class PlayScreen(Screen):
             return
         view = runner.session.view(None, awaiting=False)
         self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
-        self.show_recent([readable(line) for line in runner.session.recap(None, last=2)] or ["The game begins."])
+        self.recent.show([readable(line) for line in runner.session.recap(None, last=2)] or ["The game begins."])
         self.update_status()
         signature = (len(runner.session.log), runner.outcome)
         if signature != self._signature:
             self._signature = signature
             self.draw_prompts()
-
-    def show_recent(self, lines: list[str]) -> None:
-        self.recent.show(lines)
 
     def update_status(self) -> None:
         c = self.app.controller
