@@ -222,8 +222,8 @@ class PlayScreen(Screen):
             return
         tray = c.tray_state
         uses_tray = adapters.for_game(self.runner.engine.game).uses_tray if self.runner else False
-        heat = "-" if tray.heat is None else str(tray.heat)
-        self.status.text = f"Tray: {tray.link_text}   Stack: {heat} dice" if uses_tray else ""
+        stack = "not read yet" if tray.heat is None else f"{tray.heat} {'die' if tray.heat == 1 else 'dice'}"
+        self.status.text = f"Tray: {tray.link_text}   Stack: {stack}" if uses_tray else ""
         if uses_tray and hasattr(self.panel, "show_tray") and tray.heat != self._shown_heat:
             self._shown_heat = tray.heat
             self.panel.show_tray(tray)

@@ -333,6 +333,19 @@ def test_tray_unplugged_shows_at_once_and_recovers(app):
     assert app.play.banner.height == 0
 
 
+def test_the_status_line_says_the_stack_in_words(app):
+    from hardware.events import HeatHeight
+
+    drive.press("home:new:hell-for-leather")
+    drive.press("setup:start")
+    drive.pump(1)
+    assert "Stack: not read yet" in app.play.status.text
+    for dice, said in ((1, "Stack: 1 die"), (4, "Stack: 4 dice"), (0, "Stack: 0 dice")):
+        app.controller.tray.emit(HeatHeight(dice, 0.0))
+        drive.pump(1)
+        assert said in app.play.status.text
+
+
 def test_a_game_without_dice_on_the_tray_does_not_talk_about_the_tray(app):
     from hardware.events import LinkDown
 
