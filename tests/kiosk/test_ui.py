@@ -333,9 +333,12 @@ def test_tray_unplugged_shows_at_once_and_recovers(app):
     assert app.play.banner.height == 0
 
 
-def test_the_status_line_says_the_stack_in_words(app):
+def test_the_status_line_says_the_stack_in_words(app, monkeypatch):
     from hardware.events import HeatHeight
+    from kiosk.controller import TrayState
 
+    # The shared app has met a tray in earlier tests; start as a kiosk does, before any reading.
+    monkeypatch.setattr(app.controller, "tray_state", TrayState())
     drive.press("home:new:hell-for-leather")
     drive.press("setup:start")
     drive.pump(1)
