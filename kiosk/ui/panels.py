@@ -109,6 +109,11 @@ def suits_text(up: str | None) -> str:
     return ", ".join(SUITS.get(ch, ch) for ch in (up or "")) or "-"
 
 
+def dice_count(n: int) -> str:
+    """'1 die', '4 dice': a count of dice in words."""
+    return f"{n} {'die' if n == 1 else 'dice'}"
+
+
 def match_heat(dice: int, sensed: int | None) -> str:
     """What the table should do so the stack on the tray is the game's Heat."""
     if sensed is None:
@@ -117,7 +122,7 @@ def match_heat(dice: int, sensed: int | None) -> str:
         return "[color=4da861]The stack on the tray matches.[/color]"
     gap = dice - sensed
     n = abs(gap)
-    todo = f"add {n} {'die' if n == 1 else 'dice'}" if gap > 0 else f"take {n} {'die' if n == 1 else 'dice'} off"
+    todo = f"add {dice_count(n)}" if gap > 0 else f"take {dice_count(n)} off"
     return f"[color=e69e2e][b]The tray sees {sensed}: {todo}[/b][/color]"
 
 

@@ -33,7 +33,7 @@ from kiosk.rules import RuleError
 from . import theme
 from .fields import for_field, readable, show
 from .overlays import Confirm, PrivateLook, Reveal
-from .panels import panel_for, private_lines
+from .panels import dice_count, panel_for, private_lines
 from .theme import Big, Filled, Framed, Scroll, Text, px
 
 
@@ -222,7 +222,7 @@ class PlayScreen(Screen):
             return
         tray = c.tray_state
         uses_tray = adapters.for_game(self.runner.engine.game).uses_tray if self.runner else False
-        stack = "not read yet" if tray.heat is None else f"{tray.heat} {'die' if tray.heat == 1 else 'dice'}"
+        stack = "not read yet" if tray.heat is None else dice_count(tray.heat)
         self.status.text = f"Tray: {tray.link_text}   Stack: {stack}" if uses_tray else ""
         if uses_tray and hasattr(self.panel, "show_tray") and tray.heat != self._shown_heat:
             self._shown_heat = tray.heat
