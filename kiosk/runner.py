@@ -11,6 +11,11 @@ their drawing, and so does the next ``propose``. A refused action raises
 It also keeps track of secret rounds: when several players answer the same
 secret prompt (locking cards, wagers), the screen may show *who* has locked,
 never *what*, and when the last one locks the round is revealed at once.
+
+Undo never unseals a secret (``undo_plan``): once a secret round has closed,
+none of its choices can be taken back one by one. The operator (with the PIN)
+may reopen the whole round, every choice of it together, so nobody re-chooses
+alone knowing what the others chose. See docs/security.md.
 Nothing here imports Kivy, so it is tested and benchmarked on its own.
 """
 
@@ -36,6 +41,20 @@ class Change:
     """Set when this action closed a secret round: the public events to turn over."""
 
 
+@dataclass(frozen=True)
+class UndoPlan:
+    """What one tap on Undo would take back."""
+
+    keep: int
+    """How many actions stay in the log."""
+    sealed: bool
+    """True when it would reopen a closed secret round: only the operator may, and only whole."""
+
+
+SEALED = "sealed secrets"
+"""The rule an undo refused for a closed secret round names (see ``Runner.undo``)."""
+
+
 @dataclass
 class SecretRound:
     """Players asked for the same secret action; who has answered so far."""
@@ -52,6 +71,9 @@ class Runner:
         self.sid = sid
         self.listeners: list[Callable[[Change], None]] = []
         self._locked: dict[str, list[str]] = {}
+        self._opened_at: dict[str, int] = {}  # an open round's first lock, by action type (a log index)
+        self.closed_rounds: list[tuple[int, int]] = []
+        """Closed secret rounds as (first lock, closing lock), log indexes, oldest first."""
         self.last_reveal: list[Event] | None = None
         self.unsaved: StoreError | None = None
         """An action whose commit failed and was taken back, until the screen has said so."""
@@ -109,7 +131,8 @@ class Runner:
         except Exception:
             self.session.undo()  # not on disk, so it did not happen
             raise
-        reveal = self._track_lock(action) if secret else None
+        closed = secret and self._track_lock(action, len(self.session.log) - 1, self.session.awaiting())
+        reveal = [e for e in self.session._events[-1] if e.to is None] if closed else None
         self.last_reveal = reveal if reveal is not None else self.last_reveal
         self._tell(Change(action, events, reveal=reveal))
         return events
@@ -129,12 +152,31 @@ class Runner:
                 self._rebuild_locks()
                 self._tell(Change(None, [], undone=undone))
 
-    def undo(self) -> Action:
-        """Take back the last action, on disk first."""
+    def undo_plan(self) -> UndoPlan:
+        """What Undo would take back: the last action, or, when that is a choice of a
+        closed secret round, the whole round (and only with the operator's PIN)."""
         if not self.session.log:
             raise RuleError("undo", "there is nothing to undo")
-        self.store.truncate(self.sid, len(self.session.log) - 1)
-        undone = self.session.undo()
+        last = len(self.session.log) - 1
+        for first, closing in self.closed_rounds:
+            if first <= last <= closing:
+                return UndoPlan(keep=first, sealed=True)
+        return UndoPlan(keep=last, sealed=False)
+
+    def undo(self, operator: bool = False) -> Action:
+        """Take back the last action, on disk first, and return it.
+
+        A choice of a secret round that has been revealed (or has closed) is
+        sealed: refused unless ``operator`` (the PIN was given), and then every
+        choice of that round is taken back together, with what came after it.
+        """
+        plan = self.undo_plan()
+        if plan.sealed and not operator:
+            raise RuleError(SEALED, "that choice belongs to a secret round that is already closed; "
+                                    "only the operator can reopen the whole round")
+        self.store.truncate(self.sid, plan.keep)
+        while len(self.session.log) > plan.keep:
+            undone = self.session.undo()
         self.store.truncate(self.sid, len(self.session.log), self.session.outcome)
         self._rebuild_locks()
         self._tell(Change(None, [], undone=undone))
@@ -147,29 +189,32 @@ class Runner:
         who = data.player if isinstance(data, Action) else data.get("player")
         return any(p.secret and p.action == kind and p.player == who for p in self.awaiting())
 
-    def _track_lock(self, action: Action) -> list[Event] | None:
-        """Note a locked answer; return the reveal if it closed the round."""
+    def _track_lock(self, action: Action, index: int, now: list[Prompt]) -> bool:
+        """Note a locked answer (log ``index``); True if it closed its round.
+
+        ``now`` is what the game awaits after it: the round closes when nobody
+        still owes that secret action, or when someone who has locked is asked
+        again (a new round of the same kind began)."""
         locked = self._locked.setdefault(action.type, [])
+        if not locked:
+            self._opened_at[action.type] = index
         locked.append(str(action.player))
-        still = [p.player for p in self.awaiting() if p.secret and p.action == action.type]
+        still = [p.player for p in now if p.secret and p.action == action.type]
         if not still or any(p in locked for p in still):
             self._locked[action.type] = []
-            return [e for e in self.session._events[-1] if e.to is None]
-        return None
+            self.closed_rounds.append((self._opened_at.pop(action.type, index), index))
+            return True
+        return False
 
     def _rebuild_locks(self) -> None:
         """After a resume or an undo, work out who is locked by replaying the log's shape."""
-        self._locked = {}
+        self._locked, self._opened_at, self.closed_rounds = {}, {}, []
         probe = Session(self.engine, self.session.setup)
-        for action in self.session.log:
+        for index, action in enumerate(self.session.log):
             secret = any(p.secret and p.action == action.type and p.player == action.player for p in probe.awaiting())
             probe.apply(action)
             if secret:
-                locked = self._locked.setdefault(action.type, [])
-                locked.append(str(action.player))
-                still = [p.player for p in probe.awaiting() if p.secret and p.action == action.type]
-                if not still or any(p in locked for p in still):
-                    self._locked[action.type] = []
+                self._track_lock(action, index, probe.awaiting())
 
     def _tell(self, change: Change) -> None:
         for listener in list(self.listeners):

@@ -91,11 +91,58 @@ def test_undo_removes_the_action_from_disk_too(store):
     runner = Runner.new(store, TOY, {"seed": 1})
     runner.propose({"type": "lock", "player": "Ann", "number": 3})
     runner.propose({"type": "lock", "player": "Bo", "number": 5})
+    runner.propose({"type": "add", "player": "Ann", "amount": 2})
     undone = runner.undo()
-    assert undone.player == "Bo"
-    assert len(Store(store.path, engines=games.engine_for).load(runner.sid).log) == 1
-    with pytest.raises(StoreError, match="expected action 2, got 3"):
-        store.append(runner.sid, 3, undone)
+    assert (undone.player, undone.type) == ("Ann", "add")
+    assert len(Store(store.path, engines=games.engine_for).load(runner.sid).log) == 2
+    with pytest.raises(StoreError, match="expected action 3, got 4"):
+        store.append(runner.sid, 4, undone)
+
+
+def test_a_closed_secret_round_cannot_be_undone_one_choice_at_a_time(store):
+    """The Even/Odd defect, on the toy: once every lock is in, Undo may not reopen the last
+    player's choice (they would re-choose knowing the others'), not even two taps later."""
+    from kiosk.runner import SEALED
+
+    runner = Runner.new(store, TOY, {"seed": 1})
+    runner.propose({"type": "lock", "player": "Ann", "number": 3})
+    runner.propose({"type": "lock", "player": "Bo", "number": 5})
+    runner.propose({"type": "add", "player": "Ann", "amount": 2})
+    runner.undo()  # the public add after the reveal: fine
+    with pytest.raises(RuleError) as refused:
+        runner.undo()
+    assert refused.value.rule == SEALED
+    assert [a.player for a in runner.session.log] == ["Ann", "Bo"]
+    assert len(store.load(runner.sid).log) == 2  # nothing left the disk either
+    assert runner.undo_plan().sealed
+
+
+def test_the_operator_reopens_a_closed_round_whole_and_never_one_choice(store):
+    runner = Runner.new(store, TOY, {"seed": 1})
+    runner.propose({"type": "lock", "player": "Ann", "number": 3})
+    runner.propose({"type": "lock", "player": "Bo", "number": 5})
+    runner.undo(operator=True)
+    assert runner.session.log == [] and store.load(runner.sid).log == []
+    (round_,) = runner.secret_rounds()
+    assert (round_.locked, sorted(round_.waiting)) == ([], ["Ann", "Bo"])
+
+
+def test_an_open_round_lock_may_be_taken_back_before_anything_is_revealed(store):
+    runner = Runner.new(store, TOY, {"seed": 1})
+    runner.propose({"type": "lock", "player": "Ann", "number": 3})
+    assert not runner.undo_plan().sealed
+    runner.undo()
+    assert runner.session.log == []
+
+
+def test_sealed_rounds_are_known_again_after_a_resume(store):
+    runner = Runner.new(store, TOY, {"seed": 1})
+    runner.propose({"type": "lock", "player": "Ann", "number": 3})
+    runner.propose({"type": "lock", "player": "Bo", "number": 5})
+    resumed = Runner.resume(store, runner.sid)
+    assert resumed.closed_rounds == [(0, 1)]
+    with pytest.raises(RuleError):
+        resumed.undo()
 
 
 def test_secret_round_shows_who_locked_and_reveals_together(store):
