@@ -154,6 +154,14 @@ def make_app_class():
             from hardware.config import KioskConfig
 
             saved = {k: v for k, v in self.store.settings().items() if k in KioskConfig.model_fields}
+            if "operator_pin" in saved:  # kept in plain text by older versions: keep only its hash
+                from kiosk.pin import hash_pin, valid_pin
+
+                plain = saved.pop("operator_pin")
+                if isinstance(plain, str) and valid_pin(plain) and "operator_pin_hash" not in saved:
+                    saved["operator_pin_hash"] = hash_pin(plain)
+                    self.store.save_setting("operator_pin_hash", saved["operator_pin_hash"])
+                self.store.forget_setting("operator_pin")
             if not saved:
                 return config
             try:
@@ -169,7 +177,12 @@ def make_app_class():
             from pydantic import ValidationError
 
             from hardware.config import KioskConfig
+            from kiosk.pin import hash_pin, valid_pin
 
+            if name == "operator_pin":  # only its salted hash is ever kept
+                if not (isinstance(value, str) and valid_pin(value)):
+                    return "Not changed. Operator pin: 4 to 8 digits, 0-9."
+                name, value = "operator_pin_hash", hash_pin(value)
             try:
                 changed = self._kiosk_changed(self.config_hw, {name: value})
             except ValidationError as err:
@@ -444,10 +457,45 @@ def make_app_class():
 
         # -- operator ----------------------------------------------------------------
 
-        def ask_operator(self) -> None:
-            from kiosk.ui.overlays import PinPad
+        @property
+        def pin_lockout(self):
+            """Wrong PINs in a row and the wait they earned, kept in the store (a restart does not reset them)."""
+            from kiosk.pin import Lockout
 
-            self.show_overlay(PinPad(self.config_hw.kiosk.operator_pin, self.enter_operator))
+            def load() -> tuple[int, float]:
+                wrong, until = self.store.settings().get("pin_lockout", [0, 0.0])
+                return int(wrong), float(until)
+
+            return Lockout(load, lambda wrong, until: self.store.save_setting("pin_lockout", [wrong, until]))
+
+        def ask_operator(self, on_ok=None, why: str = "Operator PIN") -> None:
+            """The PIN pad; ``on_ok`` (default: the operator menu) runs only after the right PIN.
+
+            The PIN the project ships with is public: the first time it is used, the
+            operator must choose their own before going on."""
+            from kiosk.pin import DEFAULT_PIN, check
+            from kiosk.ui.overlays import NewPin, PinPad
+
+            on_ok = on_ok or self.enter_operator
+            stored = self.config_hw.kiosk.operator_pin_hash
+
+            def accepted(typed: str) -> None:
+                if not check(DEFAULT_PIN, stored):
+                    on_ok()
+                    return
+
+                def chosen(pin: str) -> None:
+                    problem = "Not changed: choose a PIN other than the one the kiosk ships with." \
+                        if pin == DEFAULT_PIN else self.change_setting("operator_pin", pin)
+                    if problem:
+                        self.message(problem)
+                        return
+                    on_ok()
+
+                self.show_overlay(NewPin(chosen, heading="Choose your own operator PIN first (4 to 8 digits, then OK): "
+                                                         "the one the kiosk ships with is public"))
+
+            self.show_overlay(PinPad(lambda typed: self.pin_lockout.attempt(typed, stored), accepted, heading=why))
 
         def enter_operator(self) -> None:
             self.operator.back_to = self.sm.current

@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("kiosk.replay", "replay a session log and print the final state or a recap"),
     "hardware": ("hardware.cli", "watch what the buttons and the tray report, live"),
     "tray": ("hardware.virtual_tray", "run a virtual tray on a pseudo-terminal"),
+    "pin-hash": ("kiosk.pin", "print the operator PIN's salted hash for table-noir.toml"),
 }
 
 

@@ -161,3 +161,24 @@ def wait_until(condition, frames: int = 200) -> bool:
 
 def now() -> float:
     return time.perf_counter()
+
+
+def type_digits(tag: str, digits: str) -> None:
+    """Type ``digits`` and OK on a digit pad tagged ``tag`` (the PIN pad: "pin")."""
+    for key in [*digits, "OK"]:
+        press(f"{tag}:{key}")
+
+
+def enter_operator(app, pin: str, new_pin: str = "1357") -> str:
+    """Open the operator menu with ``pin``; if the kiosk still has the PIN it ships with,
+    choose ``new_pin`` as it then insists. Returns the PIN in force afterwards."""
+    from kiosk.pin import DEFAULT_PIN, check
+
+    shipped = check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    app.ask_operator()
+    type_digits("pin", pin)
+    if shipped and pin == DEFAULT_PIN:
+        type_digits("newpin", new_pin)
+        type_digits("newpin", new_pin)
+        return new_pin
+    return pin

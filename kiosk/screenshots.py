@@ -146,8 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     app.ask_operator()
     drive.pump(2)
     shots.append(Path(drive.screenshot(str(out / f"{prefix}operator-pin.png"))))
-    for key in app.config_hw.kiosk.operator_pin:
+    for key in "2468":
         drive.press(f"pin:{key}")
+    drive.press("pin:OK")  # the PIN the kiosk ships with: it asks for the operator's own first
+    shots.append(Path(drive.screenshot(str(out / f"{prefix}operator-choose-pin.png"))))
+    drive.type_digits("newpin", "1357")
+    drive.type_digits("newpin", "1357")
     shots.append(Path(drive.screenshot(str(out / f"{prefix}operator-menu.png"))))
     drive.press("op:settings")
     shots.append(Path(drive.screenshot(str(out / f"{prefix}operator-settings.png"))))

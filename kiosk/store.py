@@ -175,6 +175,11 @@ class Store:
         with self._transaction():
             self.db.execute("INSERT OR REPLACE INTO settings VALUES (?, ?)", (name, json.dumps(value)))
 
+    def forget_setting(self, name: str) -> None:
+        """Drop one setting changed on the kiosk."""
+        with self._transaction():
+            self.db.execute("DELETE FROM settings WHERE name = ?", (name,))
+
     def forget_settings(self) -> None:
         """Drop every setting changed on the kiosk: the config file's apply again."""
         with self._transaction():

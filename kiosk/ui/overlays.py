@@ -97,22 +97,32 @@ class DigitPad(Overlay):
 
 
 class PinPad(DigitPad):
-    """Asks for the operator PIN; calls ``on_ok`` only when it matches."""
+    """Asks for the operator PIN; calls ``on_ok(pin)`` only when ``attempt`` takes it.
 
-    def __init__(self, pin: str, on_ok: Callable[[], None]) -> None:
-        super().__init__("Operator PIN", last="Clear", tag="pin")
-        self.pin, self.on_ok = pin, on_ok
+    ``attempt(pin)`` answers True (right), False (wrong) or None (not taken: too many
+    wrong PINs, wait). A PIN is checked only on OK, never when some number of digits
+    has been typed, so the pad does not give away how long the PIN is.
+    """
+
+    def __init__(self, attempt: Callable[[str], bool | None], on_ok: Callable[[str], None],
+                 heading: str = "Operator PIN") -> None:
+        super().__init__(heading, last="OK", tag="pin")
+        self.attempt, self.on_ok = attempt, on_ok
 
     def key(self, key: str) -> None:
-        self.typed = "" if key == "Clear" else self.typed + key
-        self.show_typed()
-        if len(self.typed) >= len(self.pin):
-            if self.typed == self.pin:
-                self.dismiss()
-                self.on_ok()
-            else:
-                self.typed = ""
-                self.label.text = "[color=e05a4f]Wrong PIN, try again[/color]"
+        if key != "OK":
+            self.typed = (self.typed + key)[:8]
+            self.show_typed()
+            return
+        typed, self.typed = self.typed, ""
+        result = self.attempt(typed)
+        if result:
+            self.dismiss()
+            self.on_ok(typed)
+        elif result is None:
+            self.label.text = "[color=e05a4f]Too many wrong PINs: wait a little, then try again[/color]"
+        else:
+            self.label.text = "[color=e05a4f]Wrong PIN, try again[/color]"
 
 
 class NewPin(DigitPad):
@@ -120,8 +130,8 @@ class NewPin(DigitPad):
 
     The digits are shown as stars only, as for the PIN pad."""
 
-    def __init__(self, on_new: Callable[[str], None]) -> None:
-        super().__init__("New PIN: 4 to 8 digits, then OK", last="OK", tag="newpin", prompt="New PIN")
+    def __init__(self, on_new: Callable[[str], None], heading: str = "New PIN: 4 to 8 digits, then OK") -> None:
+        super().__init__(heading, last="OK", tag="newpin", prompt="New PIN")
         self.on_new, self.first = on_new, None
 
     def key(self, key: str) -> None:

@@ -346,7 +346,8 @@ class OperatorScreen(Screen):
                 "[b]Settings[/b]\n"
                 f"Attract mode after {_duration(cfg.kiosk.idle_attract_s)} without a touch "
                 f"({'changed here' if 'idle_attract_s' in here else 'from table-noir.toml'})\n"
-                f"Operator PIN: {'changed here' if 'operator_pin' in here else 'from table-noir.toml'}\n"
+                f"Operator PIN: {'changed here' if 'operator_pin_hash' in here else 'from table-noir.toml'}"
+                f"{plain_pin_note(getattr(self.app, '_config_file', cfg).kiosk) if 'operator_pin_hash' not in here else ''}\n"
                 f"Pads: {cfg.pads.backend}, {len(cfg.pads.pins)} wired\n"
                 f"Tray: {cfg.tray.backend} ({cfg.tray.serial_port})\n"
                 "Pins, tray and sensor: edit table-noir.toml, then restart\n"
@@ -414,3 +415,12 @@ class AttractScreen(Screen):
     def on_touch_down(self, touch) -> bool:
         self.app.end_attract()
         return True
+
+
+def plain_pin_note(kiosk) -> str:
+    """What to do about a PIN written in plain text in table-noir.toml (the kiosk only
+    keeps its hash, but the file is readable by anyone who gets the SD card)."""
+    if not kiosk.plain_pin_in_file:
+        return ""
+    return ("\n[color=e69e2e]table-noir.toml holds the PIN in plain text. Replace operator_pin there with:\n"
+            f"operator_pin_hash = \"{kiosk.operator_pin_hash}\"[/color]")

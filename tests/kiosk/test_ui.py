@@ -14,6 +14,27 @@ from kiosk.ui.fields import readable  # noqa: E402
 
 from .uiplay import bot_step, close_overlays, play_game  # noqa: E402
 
+PIN = {"now": "2468"}
+"""The operator PIN in force on the shared test kiosk (it starts with the shipped one)."""
+
+
+def pin_in(app) -> None:
+    """Type the operator PIN into the open PIN pad; the shipped PIN makes the kiosk ask
+    for a new one first, which is then in force."""
+    from kiosk.pin import DEFAULT_PIN, check
+
+    shipped = check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    drive.type_digits("pin", PIN["now"])
+    if shipped and PIN["now"] == DEFAULT_PIN and drive.find_all("newpin:OK"):
+        PIN["now"] = "8642"
+        drive.type_digits("newpin", PIN["now"])
+        drive.type_digits("newpin", PIN["now"])
+
+
+def open_operator(app) -> None:
+    app.ask_operator()
+    pin_in(app)
+
 
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
@@ -201,12 +222,10 @@ def test_escape_and_window_close_do_not_leave(app):
 
 def test_operator_menu_needs_the_pin(app):
     drive.press("home:operator")
-    for key in "1111":
-        drive.press(f"pin:{key}")
+    drive.type_digits("pin", "1111")
     assert app.sm.current == "home"
     assert "Wrong PIN" in app.overlays[-1].label.text
-    for key in app.config_hw.kiosk.operator_pin:
-        drive.press(f"pin:{key}")
+    pin_in(app)
     assert app.sm.current == "operator"
     drive.press("op:back")
     assert app.sm.current == "home"
@@ -539,8 +558,7 @@ def test_operator_exports_the_session_and_clears_data(app):
     app.runner.propose({"type": "lock", "player": "Ann", "number": 2})
     sid = app.runner.sid
     drive.press("bar:menu")
-    for key in app.config_hw.kiosk.operator_pin:
-        drive.press(f"pin:{key}")
+    pin_in(app)
     drive.press("op:export")
     log = app.exports / f"session-{sid}.jsonl"
     header, *actions = [json.loads(line) for line in log.read_text().splitlines()]
@@ -785,9 +803,7 @@ def test_pads_that_fail_to_open_are_named_and_can_be_opened_again_mid_game(app, 
     finally:
         monkeypatch.undo()
     # the pads are plugged in now: the operator opens the hardware again
-    app.ask_operator()
-    for key in app.config_hw.kiosk.operator_pin:
-        drive.press(f"pin:{key}")
+    open_operator(app)
     drive.press("op:reopen")
     drive.pump(1)
     assert app.controller.pads is not None and not app.hardware_problems
@@ -988,11 +1004,12 @@ def test_a_label_laid_out_narrow_first_unwraps_when_it_is_given_room(app):
 def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_are_kept(app):
     def open_menu(pin):
         app.ask_operator()
-        for key in pin:
-            drive.press(f"pin:{key}")
+        drive.type_digits("pin", pin)
         return app.sm.current == "operator"
 
-    old_pin = app.config_hw.kiosk.operator_pin
+    open_operator(app)  # the shipped PIN is changed on first use
+    drive.press("op:back")
+    old_pin = PIN["now"]
     old_idle = app.config_hw.kiosk.idle_attract_s
     assert open_menu(old_pin)
     drive.press("op:settings")
@@ -1013,7 +1030,7 @@ def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_ar
     assert "1357" not in app.overlays[-1].label.text  # stars only, never the digits
     for key in ["1", "3", "5", "9", "Delete", "7", "OK", "1", "3", "5", "7", "OK"]:  # a slip, taken back
         drive.press(f"newpin:{key}")
-    assert app.config_hw.kiosk.operator_pin == "1357"
+    PIN["now"] = "1357"
     drive.press("op:back")
     assert not open_menu(old_pin)  # the old PIN opens nothing now
     close_overlays(app)
@@ -1022,19 +1039,23 @@ def test_the_operator_changes_the_attract_time_and_the_pin_on_screen_and_they_ar
     assert open_menu(["1", "4", "Delete", "3", "5", "7"])  # Delete takes back the last digit
     drive.press("op:back")
 
-    # kept in the session store, so the next start reads them back; "clear all data" keeps them
+    # kept in the session store (as a salted hash only), so the next start reads it back;
+    # "clear all data" keeps it
     kept_idle = app.config_hw.kiosk.idle_attract_s
     app.clear_data()
     app._config_hw = None
-    assert app.config_hw.kiosk.operator_pin == "1357" and app.config_hw.kiosk.idle_attract_s == kept_idle
-    assert app.change_setting("operator_pin", "12ab") .startswith("Not changed")
-    assert app.config_hw.kiosk.operator_pin == "1357"
-    # an organiser who edits table-noir.toml afterwards can go back to the file's settings
+    assert open_menu("1357") and app.config_hw.kiosk.idle_attract_s == kept_idle
+    drive.press("op:back")
+    assert "1357" not in repr(app.store.settings())
+    assert app.change_setting("operator_pin", "12ab").startswith("Not changed")
+    assert app.change_setting("operator_pin", "\u0661\u0663\u0665\u0667").startswith("Not changed")  # not 0-9
     assert open_menu("1357")
+    # an organiser who edits table-noir.toml afterwards can go back to the file's settings
     drive.press("op:settings")
     assert "changed here" in app.operator.info.text
     drive.press("set:forget")
-    assert app.config_hw.kiosk.operator_pin == old_pin and app.config_hw.kiosk.idle_attract_s == old_idle
+    PIN["now"] = "2468"
+    assert app.config_hw.kiosk.idle_attract_s == old_idle
     assert "from table-noir.toml" in app.operator.info.text
     drive.press("op:back")
 
@@ -1066,3 +1087,58 @@ def test_set_children_always_leaves_exactly_the_widgets_asked_for_in_order(app):
                 w.parent.remove_widget(w)
 
     check()
+
+
+def test_the_pin_pad_never_tells_how_long_the_pin_is(app):
+    app.ask_operator()
+    pad = app.overlays[-1]
+    for key in "9999":  # as many digits as the PIN has, and more: nothing is said until OK
+        drive.press(f"pin:{key}")
+        assert "Wrong" not in pad.label.text and pad in app.overlays
+    drive.press("pin:9")
+    assert "Wrong" not in pad.label.text
+    drive.press("pin:OK")
+    assert "Wrong PIN" in pad.label.text and app.sm.current != "operator"
+    pin_in(app)  # the right PIN; the count of wrong PINs starts again
+    assert app.sm.current == "operator"
+    drive.press("op:back")
+
+
+def test_wrong_pins_make_even_the_right_one_wait(app):
+    app.ask_operator()
+    for _ in range(3):
+        drive.type_digits("pin", "0000" if PIN["now"] != "0000" else "1111")
+    drive.type_digits("pin", PIN["now"])
+    assert app.sm.current != "operator" and "wait" in app.overlays[-1].label.text
+    wrong, until = app.store.settings()["pin_lockout"]
+    assert wrong == 3 and until > 0
+    app.store.save_setting("pin_lockout", [wrong, 0.0])  # the wait is over
+    pin_in(app)
+    assert app.sm.current == "operator"
+    drive.press("op:back")
+
+
+def test_the_shipped_pin_opens_nothing_until_the_operator_chooses_their_own(app):
+    from kiosk.pin import DEFAULT_PIN, check
+
+    app.forget_settings()  # back to table-noir.toml, which has the shipped PIN
+    PIN["now"] = DEFAULT_PIN
+    assert check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    app.ask_operator()
+    drive.type_digits("pin", DEFAULT_PIN)
+    assert app.sm.current != "operator" and drive.find_all("newpin:OK")
+    drive.press("newpin:Cancel")
+    assert app.sm.current != "operator"
+    app.ask_operator()
+    drive.type_digits("pin", DEFAULT_PIN)
+    drive.type_digits("newpin", DEFAULT_PIN)
+    drive.type_digits("newpin", DEFAULT_PIN)  # the shipped one again: refused
+    assert app.sm.current != "operator"
+    app.ask_operator()
+    drive.type_digits("pin", DEFAULT_PIN)
+    drive.type_digits("newpin", "5791")
+    drive.type_digits("newpin", "5791")
+    PIN["now"] = "5791"
+    assert app.sm.current == "operator"
+    assert not check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    drive.press("op:back")
