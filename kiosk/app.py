@@ -381,6 +381,8 @@ def make_app_class():
 
         def show_screen(self, name: str) -> None:
             self._screen(name)
+            if self.sm.current != name:
+                theme.screen_changed()
             self.sm.current = name
 
         def go_home(self) -> None:
@@ -444,8 +446,14 @@ def make_app_class():
 
         def show_overlay(self, overlay) -> None:
             self.overlays.append(overlay)
-            overlay.bind(on_dismiss=lambda o: self.overlays.remove(o) if o in self.overlays else None)
+            overlay.bind(on_dismiss=lambda o: self._overlay_gone(o))
             overlay.open(animation=False)
+            theme.screen_changed()
+
+        def _overlay_gone(self, overlay) -> None:
+            if overlay in self.overlays:
+                self.overlays.remove(overlay)
+            theme.screen_changed()  # what is under it is in reach again
 
         def message(self, text: str) -> None:
             if self.sm.current == "play":
@@ -621,8 +629,14 @@ def make_app_class():
                 self.sim_pads.tap(pad, colour)
 
         def sim_tray_do(self, fn) -> None:
+            """Work the simulated tray. Every control is safe to press: one that makes no
+            sense now (take a die from an empty tray) says why and changes nothing."""
             self.last_input = time.monotonic()
-            fn()
+            try:
+                fn()
+            except ValueError as err:
+                self.message(f"Simulated tray: {err}.")
+                return
             if not self.realtime_sim and hasattr(self.sim_tray, "step"):
                 self.sim_tray.step(60)
 

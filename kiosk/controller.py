@@ -14,6 +14,15 @@ to use from other threads). On the UI thread each event:
 
 Events that answer nothing are not errors: a player fiddling with a pad
 between prompts changes nothing.
+
+Two rules keep pads private (see docs/security.md):
+
+* a refused press while its player has a secret choice open is reported on the
+  shared screen only as "Ann: not accepted, try again"; the reason goes to
+  ``private_notes`` for that player's own sheet, since it would tell the table
+  what was pressed;
+* a screen may ``capture`` one pad for a moment (to prove who is asking for a
+  private sheet): its presses then go to that screen alone, never to the game.
 """
 
 from __future__ import annotations
@@ -83,6 +92,9 @@ class Controller:
         self.on_tray: Callable[[TrayState], None] = lambda state: None
         self.on_handled: list[Callable[[Handled], None]] = []
         self.on_hint: Callable[[dict[str, Any]], None] = lambda hint: None
+        self.private_notes: dict[str, str] = {}
+        """The last refusal of each player's secret input, for their own eyes only."""
+        self._captured: dict[int, Callable[[HardwareEvent], None]] = {}
         self._queue: deque[HardwareEvent] = deque()
         self._lock = threading.Lock()
         self._post = post or (lambda fn: fn())
@@ -103,6 +115,19 @@ class Controller:
                     port.unsubscribe(self.receive)
                 except ValueError:
                     pass
+
+    def has_pad(self, seat: int) -> bool:
+        """True if player number ``seat`` (1-based, in seating order) has a pad of their own."""
+        return self.pads is not None and 0 < seat <= int(getattr(self.pads, "players", 0) or 0)
+
+    def capture(self, pad: int, listener: Callable[[HardwareEvent], None]) -> None:
+        """Send pad ``pad``'s presses and releases to ``listener`` alone until ``release``."""
+        self._captured[pad] = listener
+
+    def release(self, pad: int, listener: Callable[[HardwareEvent], None] | None = None) -> None:
+        """Give pad ``pad`` back to the game (only if ``listener`` still holds it, when given)."""
+        if listener is None or self._captured.get(pad) == listener:  # bound methods are equal, never identical
+            self._captured.pop(pad, None)
 
     # -- any thread ------------------------------------------------------------
 
@@ -125,13 +150,17 @@ class Controller:
     def handle(self, event: HardwareEvent) -> Handled:
         result = Handled(event)
         self._note(event)
-        if self.runner is not None and self.runner.outcome is None:
+        captured = self._captured.get(getattr(event, "player", 0)) \
+            if isinstance(event, (ButtonPressed, ButtonReleased)) else None
+        if captured is not None:
+            captured(event)
+        elif self.runner is not None and self.runner.outcome is None:
             adapter = adapters.for_game(self.runner.engine.game)
             try:
                 data = adapter.action_for(event, self.runner, self.tray_state)
             except RuleError as err:  # e.g. a wager locked below the minimum: say so, keep the entry open
                 data, result.error = None, str(err)
-                self.on_message(f"{_who(event, self.runner)}: {err.message}")
+                self._refused(event, err)
             hint = getattr(adapter, "hint", None)
             if hint:  # the tray told part of the story: the screen asks for the rest
                 adapter.hint = None
@@ -142,11 +171,20 @@ class Controller:
                     self.runner.propose(data)
                 except RuleError as err:
                     result.error = str(err)
-                    self.on_message(f"{_who(event, self.runner)}: {err.message}")
+                    self._refused(event, err)
         result.t_done = time.monotonic()
         for listener in list(self.on_handled):
             listener(result)
         return result
+
+    def _refused(self, event: HardwareEvent, err: RuleError) -> None:
+        """Say that an event was refused, without telling the table a secret press."""
+        player = _player_of(event, self.runner)
+        if player is not None and any(p.secret and p.player == player for p in self.runner.awaiting()):
+            self.private_notes[player] = err.message
+            self.on_message(f"{player}: not accepted, try again.")
+        else:
+            self.on_message(f"{_who(event, self.runner)}: {err.message}")
 
     def _note(self, event: HardwareEvent) -> None:
         s = self.tray_state
@@ -179,6 +217,15 @@ class Controller:
         if not isinstance(event, (DistanceSample, ThrowImpact)):
             self.last_hardware = type(event).__name__
         self.on_tray(s)
+
+
+def _player_of(event: HardwareEvent, runner) -> str | None:
+    """The player whose pad sent ``event``, if it is a press from a seated player's pad."""
+    if isinstance(event, (ButtonPressed, ButtonReleased)):
+        players = runner.players()
+        if 0 < event.player <= len(players):
+            return players[event.player - 1]
+    return None
 
 
 def _who(event: HardwareEvent, runner) -> str:

@@ -21,6 +21,9 @@ def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool 
     configure(size, maxfps=maxfps)
     from kivy.base import EventLoop
 
+    from kiosk.ui import theme
+
+    theme.TOUCH_GUARD["s"] = 0.0  # driven touches come far faster than a finger's double tap
     app = make_app_class()(data_dir=data_dir, force_sim=True, realtime_sim=realtime_sim, **kw)
     app._run_prepare()
     EventLoop.window.size = size  # the first app's window is reused; keep its size honest

@@ -5,6 +5,8 @@
 * ``Reveal``: a secret round turns over at once, every card flipping together.
 * ``PrivateLook``: pass the screen to one player ("only Ann looks"), tap to
   show, tap to hide; when it closes nothing private is left on any widget.
+* ``HoldToOpen``: a player proves it is them asking for their private sheet by
+  holding Gray on their own pad.
 """
 
 from __future__ import annotations
@@ -155,6 +157,51 @@ class NewPin(DigitPad):
         self.typed = ""
 
 
+HOLD_S = 1.0
+"""How long Gray is held on a pad to open that player's private sheet."""
+
+
+class HoldToOpen(Overlay):
+    """Only Ann may open Ann's sheet: she holds Gray on her own pad for ``HOLD_S``.
+
+    While this is open, Ann's pad talks to it alone (``Controller.capture``), so the
+    hold answers no prompt of the game; other pads play on as usual. It closes by
+    itself after ``timeout_s``, giving the pad back.
+    """
+
+    def __init__(self, who: str, pad: int, controller, then: Callable[[], None], timeout_s: float = 30) -> None:
+        super().__init__(size_hint=(0.8, 0.62))
+        self.who, self.pad, self.controller, self.then = who, pad, controller, then
+        box = Filled(orientation="vertical", padding=px(16), spacing=px(10), bg=theme.PANEL)
+        box.add_widget(Text(f"[b]{who}[/b], hold [b]Gray (triangle)[/b] on your pad for a second "
+                            "to open your sheet.", size=22, halign="center", fit=False))
+        self.hint = Text("Only your own pad can open it. Everyone else, look away when it opens.", size=17,
+                         color=theme.DIM, halign="center")
+        box.add_widget(self.hint)
+        cancel = Big("Cancel", kind="sunken")
+        cancel.tag = "hold:cancel"
+        cancel.bind(on_release=lambda *_: self.dismiss())
+        box.add_widget(cancel)
+        self.add_widget(box)
+        controller.capture(pad, self.pad_event)
+        self._timeout = Clock.schedule_once(lambda dt: self.dismiss(), timeout_s)
+
+    def pad_event(self, event) -> None:
+        from hardware.events import ButtonColour, ButtonReleased
+
+        if not isinstance(event, ButtonReleased) or event.button is not ButtonColour.GRAY:
+            return
+        if event.held_s < HOLD_S:
+            self.hint.text = "Hold Gray a little longer, until this opens."
+            return
+        self.dismiss()
+        self.then()
+
+    def on_dismiss(self) -> None:
+        self._timeout.cancel()
+        self.controller.release(self.pad, self.pad_event)
+
+
 class FlipCard(Filled):
     """A card that turns over: squeezes to nothing showing its back, then opens showing its face.
 
@@ -256,15 +303,16 @@ class PrivateLook(Overlay):
     """
 
     def __init__(self, who: str, secret: list[tuple[str, str]], prompt=None,
-                 answer: Callable[[dict[str, Any]], str | None] | None = None) -> None:
+                 answer: Callable[[dict[str, Any]], str | None] | None = None, note: str = "") -> None:
         super().__init__(size_hint=(1, 1), background_color=(0.03, 0.03, 0.04, 1))
-        self.who, self.secret, self.prompt, self.answer = who, secret, prompt, answer
+        self.who, self.secret, self.prompt, self.answer, self.note = who, secret, prompt, answer, note
         self.box = Filled(orientation="vertical", padding=px(14), spacing=px(10), bg=theme.BG)
         self.add_widget(self.box)
         self.inputs: dict[str, Any] = {}
         self._cover()
 
     def _cover(self) -> None:
+        theme.screen_changed()
         self.box.clear_widgets()
         self.inputs = {}
         self.box.add_widget(Text(f"Only [b]{self.who}[/b] looks now.", size=30, halign="center", fit=False))
@@ -280,10 +328,14 @@ class PrivateLook(Overlay):
         self.box.add_widget(back)
 
     def _open(self) -> None:
+        theme.screen_changed()
         self.box.clear_widgets()
         self.box.add_widget(Text(f"{self.who}, this is for you alone", size=20, bold=True, color=theme.ACCENT))
         inner = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(6))
         inner.bind(minimum_height=inner.setter("height"))
+        if self.note:  # why a pad answer of theirs was not taken (the table was told only "not accepted")
+            inner.add_widget(Text(f"[b]Your last pad answer was not taken:[/b] {self.note}", size=18,
+                                  color=theme.BAD))
         for heading, text in self.secret:
             inner.add_widget(Text(f"[b]{heading}:[/b] {text}", size=18))
         if self.prompt is not None:
@@ -322,4 +374,4 @@ class PrivateLook(Overlay):
 
     def on_dismiss(self) -> None:
         self.box.clear_widgets()  # nothing private stays on a widget
-        self.inputs = {}
+        self.inputs, self.note = {}, ""

@@ -13,6 +13,7 @@ pass-the-screen flow.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -20,6 +21,8 @@ from kivy.utils import escape_markup as esc
 
 from .fields import show
 from .theme import Text, px, show_texts
+
+log = logging.getLogger(__name__)
 
 HIDDEN_KEYS = {"awaiting", "outcome", "players", "seed"}
 
@@ -88,6 +91,49 @@ def panel_for(game: str) -> BoxLayout:
     return PANELS.get(game, GenericPanel)()
 
 
+class SafePanel(BoxLayout):
+    """A game's panel that can never stop the game: if it fails to draw a view, the
+    same view is shown as plain lines (``GenericPanel``), the error is logged, and
+    the game's own panel is tried again with the next view."""
+
+    def __init__(self, game: str, **kw) -> None:
+        super().__init__(orientation="vertical", size_hint_y=None, **kw)
+        self.bind(minimum_height=self.setter("height"))
+        self.game = game
+        self.inner = panel_for(game)
+        self.plain: GenericPanel | None = None
+        self.failed = False
+        self.add_widget(self.inner)
+
+    def update(self, view: dict[str, Any], runner=None, tray=None) -> None:
+        try:
+            self.inner.update(view, runner=runner, tray=tray)
+            self._use(self.inner)
+            self.failed = False
+        except Exception:  # noqa: BLE001 - a display bug must never lock a game away
+            log.exception("the %s panel could not draw this view; showing it as plain lines", self.game)
+            self.failed = True
+            self.plain = self.plain or GenericPanel()
+            try:
+                self.plain.update(view)
+            except Exception:  # noqa: BLE001
+                log.exception("the plain panel could not draw it either")
+                self.plain.show_lines([("The table", None), ("Note", "this panel could not be drawn; play on")])
+            self._use(self.plain)
+
+    def show_tray(self, tray) -> None:
+        if hasattr(self.inner, "show_tray"):
+            try:
+                self.inner.show_tray(tray)
+            except Exception:  # noqa: BLE001
+                log.exception("the %s panel could not show the tray", self.game)
+
+    def _use(self, panel) -> None:
+        if self.children != [panel]:
+            self.clear_widgets()
+            self.add_widget(panel)
+
+
 # --------------------------------------------------------------------------
 # Purpose-made panels. Each reads only the public view (and the tray's state).
 # --------------------------------------------------------------------------
@@ -103,6 +149,13 @@ def card_text(card: str | None) -> str:
         return "-"
     rank, suit = card[:-1], card[-1]
     return f"{RANKS.get(rank, rank)} of {SUITS.get(suit, suit)}"
+
+
+def consequence_text(record: dict[str, Any]) -> str:
+    """A consequence card kept from a redraw, in words: the card, good or bad, which scene."""
+    kind = "positive" if record.get("good") else "negative"
+    used = ", cashed in" if record.get("used") else ""
+    return f"{card_text(record.get('card'))}, {kind}, scene {record.get('scene')}{used}"
 
 
 def suits_text(up: str | None) -> str:
@@ -317,8 +370,8 @@ class ClincherPanel(GenericPanel):
         lines.append(("Deck", f"{view.get('deck_size')} cards left"))
         for done in (view.get("finished") or [])[-3:]:
             lines.append((f"Scene {done.get('number')}", f"{done.get('result')} ({card_text(done.get('clincher'))})"))
-        if view.get("consequences"):
-            lines.append(("Consequence cards", ", ".join(card_text(c) for c in view["consequences"])))
+        for c in view.get("consequences") or []:
+            lines.append((f"Consequence for {c.get('player')}", consequence_text(c)))
         self.lines.show_lines(lines)
 
 

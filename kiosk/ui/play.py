@@ -19,6 +19,7 @@ was, so nothing typed is lost.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
@@ -33,9 +34,11 @@ from kiosk.rules import RuleError
 from . import theme
 from .fields import for_field, readable, show
 from .overlays import Confirm, PrivateLook, Reveal
-from .panels import dice_count, panel_for, private_lines
+from .panels import SafePanel, dice_count, private_lines
 from .theme import Big, Filled, Framed, Scroll, Text, px
 
+
+log = logging.getLogger(__name__)
 
 _SOUND: dict[str, Any] = {}
 
@@ -186,7 +189,7 @@ class PlayScreen(Screen):
         self.title.font_size = theme.font(20 if len(runner.engine.title) <= 18 else 16)  # one line at 800 px
         panels = self.__dict__.setdefault("_panels", {})  # one panel per game, reused from game to game
         if runner.engine.game not in panels:
-            panels[runner.engine.game] = panel_for(runner.engine.game)
+            panels[runner.engine.game] = SafePanel(runner.engine.game)
         self.panel = panels[runner.engine.game]
         self.panel_scroll.clear_widgets()
         self.panel_scroll.add_widget(self.panel)
@@ -197,7 +200,11 @@ class PlayScreen(Screen):
     def _on_change(self, change) -> None:
         self.error.text = ""
         self.refresh()
-        overlay = reveal_overlay(change.reveal) if change.reveal is not None else None
+        try:
+            overlay = reveal_overlay(change.reveal) if change.reveal is not None else None
+        except Exception:  # noqa: BLE001 - the reveal is in the recap too; the game goes on
+            log.exception("the reveal could not be drawn")
+            overlay = Reveal("Now everyone knows", ["(the cards could not be drawn: see what happened below)"])
         if overlay is not None:
             self.app.show_overlay(overlay)
 
@@ -235,11 +242,38 @@ class PlayScreen(Screen):
     def draw_prompts(self) -> None:
         box = theme.Gather()  # the prompt area's new children, put in place at the end
         self.inputs = {}
-        if self.runner.outcome is not None:
-            self._draw_outcome(box)
-        else:
-            self._draw_awaited(box)
+        try:
+            if self.runner.outcome is not None:
+                self._draw_outcome(box)
+            else:
+                self._draw_awaited(box)
+        except Exception:  # noqa: BLE001 - a display bug must never lock a game away
+            log.exception("the prompt area could not be drawn; showing the plain one")
+            box = theme.Gather()
+            self._draw_plain(box)
         theme.set_children(self.prompt_box, box)
+        theme.screen_changed()
+
+    def _draw_plain(self, box) -> None:
+        """The prompt area at its plainest: one button per thing the game awaits, each
+        opening its own entry. Shown when the usual drawing failed."""
+        box.add_widget(Text("Part of this screen could not be drawn (it is logged). Play goes on:", size=16,
+                            color=theme.DIM))
+        for i, prompt in enumerate(self.runner.awaiting()):
+            if prompt.secret:
+                b = Big(esc(f"{prompt.player}: answer on screen"), size=16)
+                b.handler = lambda p=prompt: self.ask_private(p.player, p)
+            else:
+                b = Big(esc(readable(prompt.text)), size=16)
+                b.handler = lambda p=prompt: self._open_optional(p)
+            b.tag = f"plain:{i}"
+            b.bind(on_release=lambda btn: btn.handler())
+            box.add_widget(b)
+        if self.runner.outcome is not None:
+            home = Big("Home", kind="accent")
+            home.tag = "over:home"
+            home.bind(on_release=lambda *_: self.app.go_home())
+            box.add_widget(home)
 
     def _draw_awaited(self, box) -> None:
         runner = self.runner
@@ -415,8 +449,9 @@ class PlayScreen(Screen):
             box.add_widget(self._label(f"lock:{r}:title", f"Secret choice: [b]{esc(text)}[/b]", size=19))
             has_pads = self.app.controller is not None and self.app.controller.pads is not None
             pads = adapters.for_game(self.runner.engine.game).pad_help(waiting) if has_pads else None
-            box.add_widget(self._label(f"lock:{r}:help", f"{esc(pads)} Or answer on screen where only you look." if pads
-                                       else "Answer on screen where only you look: pass the screen over.",
+            how = ("Or tap your name, then hold Gray on your pad to answer on screen." if has_pads
+                   else "Tap your name: the host hands you the screen, where only you look.")
+            box.add_widget(self._label(f"lock:{r}:help", f"{esc(pads)} {how}" if pads else how,
                                        size=14, color=theme.DIM))
             for i, name in enumerate(rnd.locked):
                 box.add_widget(self._label(f"lock:{r}:locked:{i}", f"  [b]{esc(name)}[/b]: locked in", size=18,
@@ -435,7 +470,7 @@ class PlayScreen(Screen):
                 label.text = f"  [b]{esc(p.player)}[/b]: still choosing"
                 b.text = esc(f"{p.player}: answer on screen")
                 b.tag = f"secret:{p.player}"
-                b.handler = lambda p=p: self.open_private(p.player, p)
+                b.handler = lambda p=p: self.ask_private(p.player, p)
                 box.add_widget(row)
 
     def _draw_outcome(self, box) -> None:
@@ -498,6 +533,12 @@ class PlayScreen(Screen):
         if not self.runner or not self.runner.session.log:
             self.error.text = "Nothing to undo yet."
             return
+        if self.runner.undo_plan().sealed:
+            self.app.show_overlay(Confirm(
+                "That would take back a secret choice after its round was revealed.\n"
+                "Only the operator can reopen the round, and then everyone in it chooses again.",
+                "Operator: reopen it", self._ask_reopen))
+            return
         last = self.runner.session.log[-1]
         text = describe(last) if not self._was_secret(last) else f"{last.player}'s locked choice"
         self.app.show_overlay(Confirm(f"Take back the last action?\n{esc(text)}", "Take it back", self.do_undo))
@@ -512,23 +553,67 @@ class PlayScreen(Screen):
         return any(p.secret and p.action == action.type and p.player == action.player for p in probe.awaiting())
 
     def do_undo(self) -> None:
-        self.runner.undo()
+        try:
+            self.runner.undo()
+        except RuleError as err:  # the game moved on while the question was open
+            self.error.text = esc(err.message)
+
+    def _ask_reopen(self) -> None:
+        runner = self.runner
+        self.app.ask_operator(lambda: self._reopen(runner), why="Operator PIN to reopen the round")
+
+    def _reopen(self, runner) -> None:
+        if runner is not self.runner:
+            return
+        runner.undo(operator=True)
+        self.app.show_screen("play")
+        self.error.text = "The operator reopened the round: everyone in it chooses again."
+
+    def ask_private(self, player: str, prompt=None) -> None:
+        """Open ``player``'s private sheet (and ``prompt``, a secret choice of theirs) only
+        for them: a player with a pad holds Gray on it; one without needs the host's PIN.
+        Either way the table is told whose sheet was opened."""
+        seat = self.runner.players().index(player) + 1
+        controller = self.app.controller
+        runner = self.runner
+
+        def opened(how: str) -> None:
+            if self.runner is not runner:
+                return
+            self.app.show_screen("play")
+            self.open_private(player, prompt)
+            self.error.text = esc(f"{player}'s sheet was opened{how}.")
+
+        if controller is not None and controller.has_pad(seat):
+            from .overlays import HoldToOpen
+
+            self.app.show_overlay(HoldToOpen(player, seat, controller, lambda: opened("")))
+        else:
+            self.app.ask_operator(lambda: opened(" (handed over by the host)"),
+                                  why=f"Host: PIN to hand the screen to {player}")
 
     def open_private(self, player: str, prompt=None) -> None:
         session = self.runner.session
-        lines = private_lines(session.view(None), session.view(player))
-        self.app.show_overlay(PrivateLook(player, [(esc(h), esc(t)) for h, t in lines], prompt, answer=self.propose))
+        try:
+            lines = [(esc(h), esc(t)) for h, t in private_lines(session.view(None), session.view(player))]
+        except Exception:  # noqa: BLE001 - a sheet that fails to draw must not stop the game
+            log.exception("drawing %s's private sheet", player)
+            lines = [("Sheet", "this sheet could not be drawn; the game is safe, play on")]
+        notes = self.app.controller.private_notes if self.app.controller else {}
+        note = esc(notes.pop(player, ""))
+        self.app.show_overlay(PrivateLook(player, lines, prompt, answer=self.propose, note=note))
 
     def ask_whose_secrets(self) -> None:
         from .overlays import Overlay
 
         chooser = Overlay(size_hint=(0.8, 0.8))
         box = Filled(orientation="vertical", padding=px(12), spacing=px(8), bg=theme.PANEL)
-        box.add_widget(Text("Whose secrets? Only that player should look.", size=19, halign="center"))
+        box.add_widget(Text("Whose sheet? That player opens it from their own pad (or the host, with the PIN).",
+                            size=19, halign="center"))
         for name in self.runner.players():
             b = Big(esc(name))
             b.tag = f"whose:{name}"
-            b.bind(on_release=lambda *_, n=name: (chooser.dismiss(), self.open_private(n)))
+            b.bind(on_release=lambda *_, n=name: (chooser.dismiss(), self.ask_private(n)))
             box.add_widget(b)
         cancel = Big("Cancel", kind="quiet")
         cancel.bind(on_release=lambda *_: chooser.dismiss())

@@ -12,6 +12,8 @@ red/yellow/green tokens always carry their name and a shape too
 
 from __future__ import annotations
 
+import time
+
 from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.graphics import BindTexture, Callback, Color, Ellipse, Line, Rectangle, RoundedRectangle, Triangle
@@ -347,6 +349,24 @@ Builder.load_string("""
 """)
 
 
+TOUCH_GUARD = {"s": 0.4, "changed_at": 0.0}
+"""A touch that began before the screen last changed, or less than ``s`` seconds after,
+presses nothing: the second tap of a double tap must not land on a button of the next
+screen. ``changed_at`` is ``time.time()``, the clock Kivy stamps touches with. The
+driven app (``kiosk.drive``) sets ``s`` to 0: its touches come faster than any finger."""
+
+
+def screen_changed() -> None:
+    """Note that what the buttons on screen mean has just changed (a new prompt, an overlay)."""
+    TOUCH_GUARD["changed_at"] = time.time()
+
+
+def stale_touch(touch) -> bool:
+    """True for a touch that began before the last change, or within the guard time after it."""
+    began, changed = getattr(touch, "time_start", 0.0), TOUCH_GUARD["changed_at"]
+    return began < changed or began - changed < TOUCH_GUARD["s"]
+
+
 class Big(Button):
     """A flat, finger-sized button. ``kind`` picks its colour: normal, accent, good, bad, quiet
     (a low-key action on the table's colour), sunken (the same on a panel, where quiet would vanish)."""
@@ -367,6 +387,18 @@ class Big(Button):
         tight_text(self, inset=px(8))
         self._paint()
         self.bind(kind=lambda *_: self._paint(), state=lambda *_: self._paint(), disabled=lambda *_: self._paint())
+
+    def on_touch_down(self, touch) -> bool:
+        if self.collide_point(*touch.pos) and not self.disabled and stale_touch(touch):
+            return True  # swallowed: meant for the screen that was there a moment ago
+        return super().on_touch_down(touch)
+
+    def on_touch_up(self, touch) -> bool:
+        if touch.grab_current is self and touch.time_start < TOUCH_GUARD["changed_at"]:
+            touch.ungrab(self)  # pressed on the screen before this one: not a press of this button
+            self.state = "normal"
+            return True
+        return super().on_touch_up(touch)
 
     def _paint(self) -> None:
         base = self.COLOURS.get(self.kind, RAISED)

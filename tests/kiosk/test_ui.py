@@ -12,28 +12,7 @@ pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a d
 
 from kiosk.ui.fields import readable  # noqa: E402
 
-from .uiplay import bot_step, close_overlays, play_game  # noqa: E402
-
-PIN = {"now": "2468"}
-"""The operator PIN in force on the shared test kiosk (it starts with the shipped one)."""
-
-
-def pin_in(app) -> None:
-    """Type the operator PIN into the open PIN pad; the shipped PIN makes the kiosk ask
-    for a new one first, which is then in force."""
-    from kiosk.pin import DEFAULT_PIN, check
-
-    shipped = check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
-    drive.type_digits("pin", PIN["now"])
-    if shipped and PIN["now"] == DEFAULT_PIN and drive.find_all("newpin:OK"):
-        PIN["now"] = "8642"
-        drive.type_digits("newpin", PIN["now"])
-        drive.type_digits("newpin", PIN["now"])
-
-
-def open_operator(app) -> None:
-    app.ask_operator()
-    pin_in(app)
+from .uiplay import PIN, bot_step, close_overlays, hold_gray, open_operator, pin_in, play_game  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -72,6 +51,7 @@ def test_secret_round_shows_who_locked_never_what(app):
     drive.press("home:new:toy")
     drive.press("setup:start")
     drive.press("secret:Bo")
+    hold_gray(app, 2)
     drive.press("private:show")
     drive.press("number=7")
     drive.press("private:lock")
@@ -198,6 +178,7 @@ def test_undo_asks_first_and_then_takes_back(app):
     drive.press("home:new:toy")
     drive.press("setup:start")
     drive.press("secret:Ann")
+    hold_gray(app, 1)
     drive.press("private:show")
     drive.press("number=4")
     drive.press("private:lock")
@@ -619,21 +600,21 @@ def test_a_die_that_only_catches_the_stack_up_is_not_a_risk(app):
     tray.build_to(heat - 1)
     tray.step_until_idle()
     drive.pump(2)
-    assert "add 1 die" in app.play.panel.heat.words.text
+    assert "add 1 die" in app.play.panel.inner.heat.words.text
 
     before = len(runner.session.log)
     tray.add_die()  # the table catches up with the screen
     tray.step_until_idle()
     drive.pump(2)
     assert len(runner.session.log) == before
-    assert "matches" in app.play.panel.heat.words.text
+    assert "matches" in app.play.panel.inner.heat.words.text
 
     tray.add_die()  # one more on a matched stack: that is a Risk
     tray.step_until_idle()
     drive.pump(2)
     assert runner.session.log[-1].type == "risk"
     assert runner.session.view()["heat"]["dice"] == heat + 1
-    assert "matches" in app.play.panel.heat.words.text
+    assert "matches" in app.play.panel.inner.heat.words.text
 
 
 def test_a_wager_round_turns_over_as_one_named_card_per_player(app):
@@ -798,7 +779,7 @@ def test_pads_that_fail_to_open_are_named_and_can_be_opened_again_mid_game(app, 
         _play_until(app, runner, "wager", _random.Random(5), skip=())
         drive.pump(2)
         board = " ".join(w.text for w in drive.find_all("lock:", prefix=True))
-        assert "pass the screen" in board and "On your pad" not in board
+        assert "the host hands you the screen" in board and "On your pad" not in board
         played = len(runner.session.log)
     finally:
         monkeypatch.undo()
@@ -1142,3 +1123,134 @@ def test_the_shipped_pin_opens_nothing_until_the_operator_chooses_their_own(app)
     assert app.sm.current == "operator"
     assert not check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
     drive.press("op:back")
+
+
+def _screen_text(app) -> str:
+    from kivy.core.window import Window
+
+    return re.sub(r"\[[^\]]*\]", "", " ".join(w.text for root in Window.children for w in drive.walk(root)
+                                             if hasattr(w, "text") and w.get_root_window() is not None))
+
+
+def test_a_private_sheet_opens_only_from_its_own_players_pad(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    app.runner.propose({"type": "lock", "player": "Bo", "number": 8})
+    drive.pump(1)
+    drive.press("bar:secrets")
+    drive.press("whose:Bo")
+    assert not drive.find_all("private:show")  # no "I am Bo" on trust any more
+    hold_gray(app, 1)  # Ann holds Gray on her own pad: it is not Bo's sheet to open
+    assert not drive.find_all("private:show")
+    hold_gray(app, 2, seconds=0.2)  # Bo, too briefly
+    assert not drive.find_all("private:show") and "longer" in app.overlays[-1].hint.text
+    hold_gray(app, 2)
+    drive.press("private:show")
+    assert re.search(r"\b8\b", _screen_text(app))
+    assert "Bo's sheet was opened." in app.play.error.text  # the table is told whose
+    drive.press("private:hide")
+    assert not re.search(r"\b8\b", _screen_text(app))
+
+
+def test_the_lock_board_answers_for_a_player_with_a_pad_only_from_that_pad(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    drive.press("secret:Ann")  # anyone can tap Ann's name...
+    assert not drive.find_all("private:lock") and not drive.find_all("private:show")
+    app.sim_pads.tap(2, "gray")  # ...and Bo's pad presses still go to the game, not to this
+    drive.press("hold:cancel")
+    assert app.runner.session.log == [] and not app.overlays
+    assert app.controller._captured == {}  # Ann's pad is given back to the game
+
+
+def test_while_a_pad_opens_its_sheet_its_presses_answer_nothing(app):
+    import random as _random
+
+    drive.press("home:new:even-odd")
+    drive.press("setup:start")
+    runner = app.runner
+    _play_until(app, runner, "wager", _random.Random(3), skip=())
+    wagering = [p.player for p in runner.awaiting() if p.action == "wager"]
+    seat = runner.players().index(wagering[0]) + 1
+    before = len(runner.session.log)
+    drive.press(f"secret:{wagering[0]}")
+    for colour in ["white", "white", "gray"]:  # would be a 2-point wager on Even, locked
+        app.sim_pads.tap(seat, colour)
+        drive.pump(1)
+    assert len(runner.session.log) == before
+    drive.press("hold:cancel")
+
+
+def test_a_player_without_a_pad_is_handed_the_screen_by_the_host_and_the_table_is_told(app, monkeypatch):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    monkeypatch.setattr(app.controller.pads, "players", 1)  # only Ann has a pad
+    drive.press("secret:Bo")
+    assert drive.find_all("pin:OK") and not drive.find_all("private:show")
+    drive.type_digits("pin", "0000")  # a guess opens nothing
+    assert not drive.find_all("private:show")
+    pin_in(app)
+    drive.press("private:show")
+    assert "handed over by the host" in app.play.error.text and "Bo" in app.play.error.text
+    drive.press("number=3")
+    drive.press("private:lock")
+    assert [a.player for a in app.runner.session.log] == ["Bo"]
+
+
+def test_a_refused_secret_press_is_not_described_on_the_shared_screen(app):
+    import random as _random
+
+    drive.press("home:new:even-odd")
+    drive.press("setup:start")
+    runner = app.runner
+    _play_until(app, runner, "wager", _random.Random(11), skip=())
+    (lead,) = [p.player for p in runner.awaiting() if p.action == "wager" and p.fields[1].min >= 1][:1] or [None]
+    assert lead is not None, [p for p in runner.awaiting()]
+    app.sim_pads.tap(runner.players().index(lead) + 1, "gray")  # lock a wager of 0: not allowed for the lead
+    drive.pump(2)
+    shown = app.play.error.text
+    assert shown == f"{lead}: not accepted, try again."
+    assert "Pad" not in shown and "point" not in shown and "wager" not in shown
+    drive.press(f"secret:{lead}")
+    hold_gray(app, runner.players().index(lead) + 1)
+    drive.press("private:show")
+    assert "not taken" in _screen_text(app) and "at least" in _screen_text(app)  # the reason, for the lead alone
+    drive.press("private:hide")
+
+
+def _toy_at_adding(app):
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    app.runner.propose({"type": "lock", "player": "Ann", "number": 2})
+    app.runner.propose({"type": "lock", "player": "Bo", "number": 3})
+    close_overlays(app)
+    drive.pump(2)
+    return drive.find("amount=1")
+
+
+def test_a_double_tap_does_not_play_the_next_players_move(app, monkeypatch):
+    from kiosk.ui import theme
+
+    button = _toy_at_adding(app)
+    x, y = button.to_window(*button.center)
+    monkeypatch.setitem(theme.TOUCH_GUARD, "s", 0.4)
+    theme.TOUCH_GUARD["changed_at"] -= 1.0  # a finger that has waited for the screen to settle
+    drive.tap_at(x, y)  # Ann adds 1; the screen now asks Bo, with his "1" in the same spot
+    drive.pump(1)
+    assert [a.player for a in app.runner.session.log[2:]] == ["Ann"]
+    drive.tap_at(x, y)  # the second tap of a double tap, a frame later
+    drive.pump(1)
+    assert [a.player for a in app.runner.session.log[2:]] == ["Ann"]
+
+
+def test_a_touch_that_began_before_the_screen_changed_presses_nothing_on_the_new_one(app):
+    from kivy.tests.common import UnitTestTouch
+
+    button = _toy_at_adding(app)
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()  # a finger comes down on Ann's "1"...
+    app.runner.propose({"type": "add", "player": "Ann", "amount": 2})  # ...as her move arrives another way
+    drive.pump(1)
+    touch.touch_up()
+    drive.pump(1)
+    assert [(a.player, a.amount) for a in app.runner.session.log[2:]] == [("Ann", 2)]

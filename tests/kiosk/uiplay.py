@@ -63,6 +63,47 @@ def set_field(field, value, inputs) -> None:
             drive.press(f"{field.name}={item!r}")
 
 
+def hold_gray(app, pad: int, seconds: float = 1.2) -> None:
+    """Hold Gray on a simulated pad for ``seconds`` (on the event clock), then let go."""
+    start = app.sim_pads._clock()
+    app.sim_pads.press(pad, "gray", start)
+    app.sim_pads.release(pad, "gray", start + seconds)
+    drive.pump(2)
+
+
+def prove_it_is(app, player: str) -> None:
+    """Answer the kiosk's "is it really you?" for ``player``: hold Gray on their pad, or,
+    with no pad, the host types the operator PIN."""
+    if drive.find_all("hold:cancel"):
+        hold_gray(app, app.runner.players().index(player) + 1)
+    elif drive.find_all("pin:OK"):
+        pin_in(app)
+
+
+PIN = {"now": "2468"}
+"""The operator PIN in force on the shared test kiosk (it starts with the shipped one)."""
+
+
+def pin_in(app) -> None:
+    """Type the operator PIN into the open PIN pad; the shipped PIN makes the kiosk ask
+    for a new one first, which is then in force."""
+    from kiosk.pin import DEFAULT_PIN, check
+
+    shipped = check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    if shipped:
+        PIN["now"] = DEFAULT_PIN
+    drive.type_digits("pin", PIN["now"])
+    if shipped and drive.find_all("newpin:OK"):
+        PIN["now"] = "8642"
+        drive.type_digits("newpin", PIN["now"])
+        drive.type_digits("newpin", PIN["now"])
+
+
+def open_operator(app) -> None:
+    app.ask_operator()
+    pin_in(app)
+
+
 def pad_presses(app, prompt, data) -> list[ButtonColour] | None:
     """The pad presses that give this answer, if the game takes it from the pads."""
     adapter = adapters.for_game(app.runner.engine.game)
@@ -88,6 +129,7 @@ def answer(app, prompt, data, rng) -> None:
             drive.pump(1)
             return
         drive.press(f"secret:{prompt.player}")
+        prove_it_is(app, prompt.player)
         assert app.overlays, [w.tag for w in drive.find_all("", prefix=True)]
         drive.press("private:show")
         look = app.overlays[-1]
@@ -166,3 +208,103 @@ def play_game(app, game: str, seed: int, max_steps: int = 3000, tray_hook=sim_ta
     close_overlays(app)
     assert app.runner.outcome is not None, "the game did not finish"
     return len(app.runner.session.log)
+
+
+# -- the families of tests that make a class of bug go away ---------------------------
+
+GAMES = ("hell-for-leather", "promise-hollows", "even-odd", "clincher")
+
+
+def draw_everything(app) -> int:
+    """Draw what the table sees now and each player's private sheet, through the real
+    widgets; fail on any fallback. Returns the number of private sheets drawn."""
+    from kivy.core.window import Window
+
+    drive.pump(1)
+    assert not app.play.panel.failed, "the status panel fell back to plain lines"
+    assert not drive.find_all("plain:", prefix=True), "the prompt area fell back to its plain form"
+    sheets = 0
+    for player in app.runner.players():
+        app.play.open_private(player)
+        look = app.overlays[-1]
+        look._open()  # what the player sees after "show me"
+        drive.pump(1)
+        assert "could not be drawn" not in " ".join(getattr(w, "text", "") for w in drive.walk(look))
+        look.dismiss()
+        sheets += 1
+    assert Window.children, "nothing on the window"
+    return sheets
+
+
+def render_every_state(app, game: str, seed: int, max_steps: int = 3000, sheets_every: int = 1) -> tuple[int, int]:
+    """Play a random game (the bot proposes, the screen follows as it would in play) and draw
+    every state it passes through, public and private. Returns (states, private sheets)."""
+    rng = random.Random(seed)
+    app.start_game(game, {"seed": seed})
+    states = sheets = 0
+    for step in range(max_steps):
+        close_overlays(app)
+        states += 1
+        if step % sheets_every == 0 or app.runner.outcome is not None:
+            sheets += draw_everything(app)
+        if app.runner.outcome is not None:
+            break
+        prompts = app.runner.awaiting()
+        required = [p for p in prompts if not p.optional]
+        pool = prompts if not required or rng.random() < 0.05 else required
+        try:
+            app.runner.propose(bot.fill(rng.choice(pool), rng))
+        except Exception as err:  # noqa: BLE001 - only the rules may refuse
+            from kiosk.rules import RuleError
+
+            if not isinstance(err, RuleError):
+                raise
+    close_overlays(app)
+    return states, sheets
+
+
+SKIP_TOUCH = {"op:exit"}
+"""Buttons the monkey leaves alone: this one closes the kiosk, as it should."""
+
+
+def monkey(app, game: str, seed: int, touches: int) -> int:
+    """Random touches on whatever is on screen (buttons, overlays, the sim panel, the
+    operator menu once the PIN is in, and bare spots), ``touches`` of them, in one game.
+    Returns how many landed on a button."""
+    from kivy.core.window import Window
+
+    rng = random.Random(seed)
+    app.start_game(game, {"seed": seed})
+    pressed = 0
+    for i in range(touches):
+        roll = rng.random()
+        if roll < 0.02:
+            app.toggle_sim()
+        elif roll < 0.03:
+            app.ask_operator()
+            pin_in(app)
+        elif roll < 0.05 and app.runner is not None:  # now and then the game moves on by itself
+            prompts = [p for p in app.runner.awaiting() if not p.optional]
+            if prompts:
+                try:
+                    app.runner.propose(bot.fill(rng.choice(prompts), rng))
+                except Exception as err:  # noqa: BLE001
+                    from kiosk.rules import RuleError
+
+                    if not isinstance(err, RuleError):
+                        raise
+        buttons = [w for w in drive.find_all("", prefix=True)
+                   if w.tag not in SKIP_TOUCH and hasattr(w, "on_release") and not w.disabled]
+        if buttons and rng.random() < 0.85:
+            w = rng.choice(buttons)
+            x, y = w.to_window(*w.center)
+            pressed += 1
+        else:
+            x, y = rng.uniform(0, Window.width), rng.uniform(0, Window.height)
+        drive.tap_at(x, y)
+        drive.pump(1)
+        if app.sm.current == "home" and rng.random() < 0.5 and drive.find_all("home:resume"):
+            drive.press("home:resume")
+        elif app.sm.current in ("home", "attract") and rng.random() < 0.3:
+            app.start_game(game, {"seed": seed + i})
+    return pressed
