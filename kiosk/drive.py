@@ -34,7 +34,13 @@ def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool 
 
 
 def stop(app) -> None:
+    """Stop a driven app and take its widgets off the window, which the next app reuses
+    (left there, its buttons would still be found and touched)."""
     app.on_stop()
+    for overlay in list(app.overlays):
+        overlay.dismiss()
+    if app.root is not None and app.root.parent is not None:
+        app.root.parent.remove_widget(app.root)
 
 
 DRAW = {"value": True}
