@@ -83,7 +83,8 @@ def make_app_class():
     from kivy.utils import escape_markup as esc
 
     from kiosk import games
-    from kiosk.store import Store, default_path
+    from kiosk.recovery import open_store
+    from kiosk.store import default_path
     from kiosk.ui import theme
     from kiosk.ui.theme import Filled, Text, px
 
@@ -103,7 +104,9 @@ def make_app_class():
             self._config_path, self._force_sim = config_path, force_sim
             self._config_hw = None  # read on first use, right after the first frame (see config_hw)
             path = Path(data_dir) / "sessions.sqlite3" if data_dir else default_path()
-            self.store = Store(path, engines=games.engine_for, commit_behind=True)  # see _show_only_what_is_saved
+            # A damaged file is moved aside and a fresh store opened (kiosk.recovery); the operator is told.
+            self.store, self.store_recovery = open_store(path, engines=games.engine_for, commit_behind=True)
+            self.startup_problems: list = []  # kiosk.ui.problem.Problem, shown full-screen once ready
             self.exports = path.parent / "exports"
             self._engines: dict[str, Any] | None = None  # loaded just after the first frame
             self._broken: set[str] = set()
@@ -122,13 +125,12 @@ def make_app_class():
             """The site configuration (``table-noir.toml`` over the defaults), read on first use.
 
             The first frame does not need it, so the kiosk shows its home screen before
-            paying for reading and validating it. A bad file raises ``ConfigError`` from
-            here; ``main`` turns it into a message and exit code 2.
+            paying for reading and validating it. A bad file does not stop the kiosk (under
+            systemd that is a restart loop on a black screen): the defaults are used, on the
+            simulated table, and the problem screen names each bad field.
             """
             if self._config_hw is None:
-                from hardware.config import load_config
-
-                config = load_config(self._config_path)
+                config = self._load_config_or_defaults()
                 if self._force_sim:
                     config = config.model_copy(update={
                         "pads": config.pads.model_copy(update={"backend": "sim"}),
@@ -137,6 +139,23 @@ def make_app_class():
                 self._config_file = config  # as the file says, for "use the file's settings"
                 self._config_hw = self._with_kiosk_settings(config)
             return self._config_hw
+
+        def _load_config_or_defaults(self):
+            """The site configuration, or the shipped defaults (simulated table) if it cannot be used."""
+            from hardware.config import DEFAULTS, ConfigError, load_config
+
+            try:
+                return load_config(self._config_path)
+            except ConfigError as err:
+                log.error("%s", err)
+                from kiosk.ui.problem import Problem
+
+                self.startup_problems.append(Problem(
+                    "The configuration file has errors",
+                    f"{err}\nThe kiosk is running on the built-in defaults, with the simulated pads and tray.",
+                    "fix the file named above (or run the hardware setup from the operator menu), then restart "
+                    "the kiosk. Nothing in the saved games was touched."))
+                return load_config(DEFAULTS)
 
         @staticmethod
         def _kiosk_changed(config, changes: dict[str, Any]):
@@ -221,13 +240,34 @@ def make_app_class():
 
         def ready(self) -> None:
             """Everything the first frame did not need: the configuration, the hardware, the engines."""
-            _ = self.config_hw  # a bad configuration file stops the kiosk here, before any hardware opens
+            _ = self.config_hw  # a bad configuration file is found here, before any hardware opens
             if self.controller is None:
                 self._open_hardware()
                 self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
                 if self.hardware_problems and self.sm.current == "home":
                     self.home.rebuild()  # name what failed to open
+                self._show_startup_problems()
             self._load_engines()
+
+        def _show_startup_problems(self) -> None:
+            """Once, at start-up: a damaged store or a bad config gets the full-screen explanation."""
+            from kiosk.ui.problem import Problem, ProblemScreen
+
+            problems = list(self.startup_problems)
+            if self.store_recovery is not None:
+                problems.append(Problem(
+                    "The saved-games database was damaged" if not self.store_recovery.games_kept
+                    else "Some kiosk settings could not be read",
+                    self.store_recovery.explain(),
+                    "carry on: the kiosk works normally. To look at the old file, copy it off the SD card "
+                    "(the operator menu's export does not read it)."))
+            if not problems:
+                return
+            if "problem" not in self._screens:
+                self._screens["problem"] = ProblemScreen(self)
+                self.sm.add_widget(self._screens["problem"])
+            self._screens["problem"].show(problems)
+            self.show_screen("problem")
 
         # -- screens are built on first use, so the home screen shows at once ----------
 
