@@ -52,6 +52,11 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
       text and flat boxes, where antialiased edges are hardly visible.
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    # Kivy's own ~/.kivy/config.ini is neither read nor written (a setting changed through
+    # Kivy's tools would persist there), and it writes no log files of its own: on a Pi the
+    # log goes to stderr, that is the journal, not the SD card. Read when kivy is imported.
+    os.environ.setdefault("KIVY_NO_CONFIG", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_CLOCK", "free_all")  # read when kivy.clock is first imported
     # The kiosk uses no pydantic plugins; without this, the first model built scans every
     # installed package's entry points for them (about 40 ms of start-up here).
@@ -69,9 +74,22 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
     Config.set("kivy", "keyboard_mode", "systemanddock" if (touch_keyboard if touch_keyboard is not None else on_pi())
                else "system")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
+    _no_keyboard_builtins(Config)
     from kivy.clock import Clock
 
     Clock._max_fps = float(maxfps)  # the clock may already exist and read maxfps before we set it
+
+
+def _no_keyboard_builtins(config) -> None:
+    """Turn off every Kivy module a plugged-in keyboard could reach (issue 19, defect 8).
+
+    Modules listed in Kivy's config (inspector: Ctrl+E; keybinding: F11 rotates the
+    screen, F12 writes screenshots; console, recorder, monitor, screen...) are activated
+    when the window opens. None belongs on a kiosk; the settings panel (F1) is turned
+    off in the App class itself.
+    """
+    for name in config.options("modules"):
+        config.remove_option("modules", name)
 
 
 def make_app_class():
@@ -97,6 +115,15 @@ def make_app_class():
 
     class TableNoirApp(App):
         title = "Table Noir"
+        use_kivy_settings = False
+
+        # Kivy's settings panel opens on F1 with no PIN, and what is changed there is
+        # kept. The kiosk's settings live in the operator menu, behind the PIN, instead.
+        def _install_settings_keys(self, window) -> None:
+            """Kivy binds F1 to its settings panel here; the kiosk binds nothing."""
+
+        def open_settings(self, *_args) -> bool:
+            return False
 
         def __init__(self, config_path: str | None = None, data_dir: str | None = None, force_sim: bool = False,
                      realtime_sim: bool = True, **kw: Any) -> None:
