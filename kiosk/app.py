@@ -39,7 +39,7 @@ def on_pi() -> bool:
 
 
 def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touch_keyboard: bool | None = None,
-              maxfps: int = 60) -> None:
+              maxfps: int = 60, rotation: int = 0) -> None:
     """Set Kivy's window and input options. Call before anything imports a Kivy window.
 
     Two settings are there for latency (see "Tests and numbers" in docs/kiosk.md):
@@ -74,10 +74,27 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
     Config.set("kivy", "keyboard_mode", "systemanddock" if (touch_keyboard if touch_keyboard is not None else on_pi())
                else "system")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
+    _one_touch_provider(Config)
+    # A portrait panel (the Touch Display 2 is 720x1280) turned to landscape; Kivy turns
+    # touches with the picture. Read when the window is created.
+    Config.set("graphics", "rotation", str(rotation))
     _no_keyboard_builtins(Config)
     from kivy.clock import Clock
 
     Clock._max_fps = float(maxfps)  # the clock may already exist and read maxfps before we set it
+
+
+def _one_touch_provider(config) -> None:
+    """Keep SDL's pointer as the only input: one tap is one touch.
+
+    Kivy's default config also lists ``probesysfs``, which on Linux opens every
+    touchscreen under /dev/input itself. X (or the compositor) already turns the
+    same finger into pointer events that reach Kivy through SDL, so on the Pi's
+    touch display each tap arrived twice.
+    """
+    for name in config.options("input"):
+        if name != "mouse":
+            config.remove_option("input", name)
 
 
 def _no_keyboard_builtins(config) -> None:
@@ -661,8 +678,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", help="a site table-noir.toml laid over the defaults")
     parser.add_argument("--data", help="folder for the sessions database and exports")
     parser.add_argument("--sim", action="store_true", help="use the simulated table whatever the config says")
+    parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
+                        help="turn the picture (and touches) by this many degrees, for a portrait panel")
     args = parser.parse_args(argv)
-    configure(SIZES[args.size], fullscreen=args.fullscreen)
+    configure(SIZES[args.size], fullscreen=args.fullscreen, rotation=args.rotation)
     app_class = make_app_class()
     app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
     try:
