@@ -143,8 +143,9 @@ def make_app_class():
             return False
 
         def __init__(self, config_path: str | None = None, data_dir: str | None = None, force_sim: bool = False,
-                     realtime_sim: bool = True, **kw: Any) -> None:
+                     realtime_sim: bool = True, pi: bool | None = None, **kw: Any) -> None:
             super().__init__(**kw)
+            self.is_pi = on_pi() if pi is None else pi  # tests pass pi=True to see what a Pi shows
             self._config_path, self._force_sim = config_path, force_sim
             self._config_hw = None  # read on first use, right after the first frame (see config_hw)
             path = Path(data_dir) / "sessions.sqlite3" if data_dir else default_path()
@@ -290,11 +291,14 @@ def make_app_class():
                 self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
                 if self.hardware_problems and self.sm.current == "home":
                     self.home.rebuild()  # name what failed to open
-                self._show_startup_problems()
+                shown = self._show_startup_problems()
+                if not shown and self.is_pi and self._hardware_confirmed() is None:
+                    self.open_hwsetup()  # the first start on a Pi: find the tray, learn the pads
             self._load_engines()
 
-        def _show_startup_problems(self) -> None:
-            """Once, at start-up: a damaged store or a bad config gets the full-screen explanation."""
+        def _show_startup_problems(self) -> bool:
+            """Once, at start-up: a damaged store or a bad config gets the full-screen explanation.
+            True if it was shown."""
             from kiosk.ui.problem import Problem, ProblemScreen
 
             problems = list(self.startup_problems)
@@ -306,12 +310,64 @@ def make_app_class():
                     "carry on: the kiosk works normally. To look at the old file, copy it off the SD card "
                     "(the operator menu's export does not read it)."))
             if not problems:
-                return
+                return False
             if "problem" not in self._screens:
                 self._screens["problem"] = ProblemScreen(self)
                 self.sm.add_widget(self._screens["problem"])
             self._screens["problem"].show(problems)
             self.show_screen("problem")
+            return True
+
+        # -- the hardware setup (kiosk.ui.hwsetup): first start on a Pi, and the operator menu ----
+
+        def _hardware_confirmed(self) -> dict[str, str] | None:
+            from kiosk.ui.hwsetup import CONFIRMED
+
+            value = self.store.settings().get(CONFIRMED)
+            return value if isinstance(value, dict) else None
+
+        def open_hwsetup(self) -> None:
+            if "hwsetup" not in self._screens:
+                from kiosk.ui.hwsetup import HardwareSetupScreen
+
+                self._screens["hwsetup"] = HardwareSetupScreen(self)
+                self.sm.add_widget(self._screens["hwsetup"])
+            self._screens["hwsetup"].back_to = self.sm.current if self.sm.current != "hwsetup" else "home"
+            self.show_screen("hwsetup")
+
+        def release_hardware(self) -> None:
+            """Close the pads and the tray so the hardware setup can watch the pins and the port itself."""
+            self._close_hardware()
+
+        def save_hardware(self, changes: dict[str, dict[str, Any]], chosen: dict[str, str]) -> str | None:
+            """Write the hardware setup's choices into the site file; what is wrong, or None."""
+            from hardware.config import ConfigError, site_config_target, write_site_config
+            from kiosk.ui.hwsetup import CONFIRMED
+
+            target = site_config_target(self._config_path)
+            try:
+                write_site_config(target, changes)
+            except (ConfigError, OSError) as err:
+                log.error("hardware setup not saved: %s", err)
+                return f"Not saved: {err}"
+            self.store.save_setting(CONFIRMED, chosen)
+            self._config_path = str(target)
+            self._config_hw = None  # read again, with the new pads and tray
+            log.info("hardware setup saved to %s: pads %s, tray %s", target, chosen["pads"], chosen["tray"])
+            return None
+
+        def leave_hwsetup(self, saved: bool) -> None:
+            """Back to where the setup was opened from, with the pads and the tray opened again."""
+            screen = self._screens.get("hwsetup")
+            if screen is not None:
+                screen.on_leave()  # its pins and its tray link go first, so the kiosk can open them
+            self.reopen_hardware()
+            back = getattr(self._screens.get("hwsetup"), "back_to", "home")
+            self.show_screen(back if back in self._screens and back not in ("hwsetup", "problem") else "home")
+            if back == "home" or self.sm.current == "home":
+                self.home.rebuild()
+            if saved:
+                self.message("Hardware setup saved: " + "; ".join(self.hardware_problems or ["pads and tray working"]))
 
         # -- screens are built on first use, so the home screen shows at once ----------
 
@@ -428,6 +484,7 @@ def make_app_class():
                 self.sim_pads = pads
             if tray is not None and hasattr(tray, "throw"):
                 self.sim_tray = tray
+            self._name_simulated_parts()
             from kiosk.controller import Controller
 
             # A free trigger wakes the sleeping loop at once (see configure); with another
@@ -439,6 +496,19 @@ def make_app_class():
             self.controller.on_handled.append(self._hardware_activity)
             self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
             self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
+
+        def _name_simulated_parts(self) -> None:
+            """On a Pi, a simulated part is said on the home screen in words until the operator
+            chooses it in the hardware setup (a Pi on the sim by accident is a table that senses nothing)."""
+            if not self.is_pi:
+                return
+            confirmed = self._hardware_confirmed() or {}
+            if self.sim_pads is not None and confirmed.get("pads") != "sim":
+                self.hardware_problems.append(
+                    "Simulated pads: secret answers by touch only. Operator menu, Hardware setup, to learn the pads.")
+            if self.sim_tray is not None and confirmed.get("tray") != "sim":
+                self.hardware_problems.append(
+                    "Simulated tray: no sensing. Operator menu, Hardware setup, to find the tray.")
 
         def on_start(self) -> None:
             self.show_screen("home")
