@@ -159,7 +159,7 @@ def test_first_boot_setup_finds_the_tray_learns_the_pads_and_the_kiosk_starts_on
         assert written.tray.backend == "serial" and written.tray.serial_port == "auto"
         assert site.read_text().startswith("# This table's own settings")
     finally:
-        drive.stop(app)
+        _stop(app)
 
     app = _start(tmp_path / "data", site, force_sim=False)
     try:
@@ -176,7 +176,7 @@ def test_first_boot_setup_finds_the_tray_learns_the_pads_and_the_kiosk_starts_on
         assert (first.player, first.button.value) == (2, "white")
         assert _wait(lambda: app.controller.tray.connected)
     finally:
-        drive.stop(app)
+        _stop(app)
 
 
 @needs_display
@@ -205,7 +205,7 @@ def test_on_a_pi_a_simulated_part_is_said_on_home_until_the_operator_chooses_it(
         assert "Simulated" not in _texts("home:problems")  # chosen on purpose: no more warning
         assert load_config(site).tray.backend == "sim"
     finally:
-        drive.stop(app)
+        _stop(app)
 
 
 @needs_display
@@ -226,10 +226,24 @@ def test_the_hardware_setup_is_in_the_operator_menu(tmp_path, pins, monkeypatch)
         drive.press("hw:cancel")
         assert app.sm.current == "operator"
     finally:
-        drive.stop(app)
+        _stop(app)
 
 
 def _empty(tmp_path):
     site = tmp_path / "empty.toml"
     site.write_text("")
     return site
+
+
+def _stop(app) -> None:
+    """Stop a kiosk started here and take its widgets off the shared window (the next
+    kiosk in this process must not find this one's buttons)."""
+    from kivy.core.window import Window
+
+    from kiosk import drive
+
+    for overlay in list(app.overlays):
+        overlay.dismiss()
+    drive.stop(app)
+    if app.root is not None and app.root.parent is Window:
+        Window.remove_widget(app.root)

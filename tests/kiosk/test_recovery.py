@@ -201,7 +201,7 @@ def test_the_kiosk_starts_on_a_damaged_database_and_says_where_the_old_file_is(t
         drive.press("setup:start")
         assert app.runner is not None and app.store.sessions()[0].game == "toy"
     finally:
-        drive.stop(app)
+        _stop(app)
 
 
 @needs_display
@@ -218,7 +218,7 @@ def test_the_kiosk_starts_on_unreadable_settings_and_keeps_the_games(tmp_path):
         drive.press("problem:continue")
         assert drive.find_all("home:resume")  # the game from before is still there to resume
     finally:
-        drive.stop(app)
+        _stop(app)
 
 
 @needs_display
@@ -238,4 +238,18 @@ def test_a_bad_config_opens_the_explanation_with_a_way_into_the_operator_menu(tm
     finally:
         for o in list(app.overlays):
             o.dismiss()
-        drive.stop(app)
+        _stop(app)
+
+
+def _stop(app) -> None:
+    """Stop a kiosk started here and take its widgets off the shared window (the next
+    kiosk in this process must not find this one's buttons)."""
+    from kivy.core.window import Window
+
+    from kiosk import drive
+
+    for overlay in list(app.overlays):
+        overlay.dismiss()
+    drive.stop(app)
+    if app.root is not None and app.root.parent is Window:
+        Window.remove_widget(app.root)
