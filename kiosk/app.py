@@ -114,7 +114,7 @@ def make_app_class():
     from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.window import Window
-    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.relativelayout import RelativeLayout
     from kivy.utils import escape_markup as esc
 
     from kiosk import games
@@ -263,7 +263,12 @@ def make_app_class():
             self.sm = theme.Screens()
             self._screens: dict[str, Any] = {}
             self.sm.add_widget(self._screen("home"))
-            root = FloatLayout()
+            # A RelativeLayout, so the screen can move up above the on-screen keyboard in one
+            # step (kiosk.ui.fields.keep_above_keyboard); at rest it is exactly a FloatLayout.
+            root = RelativeLayout()
+            from kiosk.ui.fields import TableKeyboard
+
+            Window.set_vkeyboard_class(TableKeyboard)  # finger-sized keys
             root.add_widget(self.sm)
             self.sim_panel = None
             self.toast = Filled(size_hint=(0.9, None), height=0, pos_hint={"center_x": 0.5, "y": 0.02},
