@@ -306,7 +306,7 @@ def make_app_class():
             True if it was shown."""
             from kiosk.ui.problem import Problem, ProblemScreen
 
-            problems = list(self.startup_problems)
+            problems = list(self.startup_problems) + self._missing_tray()
             if self.store_recovery is not None:
                 problems.append(Problem(
                     "The saved-games database was damaged" if not self.store_recovery.games_kept
@@ -322,6 +322,31 @@ def make_app_class():
             self._screens["problem"].show(problems)
             self.show_screen("problem")
             return True
+
+        def _missing_tray(self) -> list:
+            """A tray the config asks for that is not there at start-up, as a Problem (or none)."""
+            from kiosk.ui.problem import Problem
+
+            tray = self.config_hw.tray
+            failed = [p for p in self.hardware_problems if p.startswith("Tray not working")]
+            if tray.backend == "serial" and not failed:
+                from hardware.backends.serial import TRAY_VENDOR_IDS, find_tray_port
+
+                port = tray.serial_port
+                if port == "auto" and find_tray_port() is None:
+                    ids = ", ".join(f"{vid:04x}" for vid in TRAY_VENDOR_IDS)
+                    failed = [f"The config asks for the tray on USB, and no tray is plugged in (looked for "
+                              f"USB vendor ids {ids})."]
+                elif port.startswith("/") and not Path(port).exists():
+                    failed = [f"The config asks for the tray on {port}, and there is no such port."]
+            if not failed:
+                return []
+            return [Problem(
+                "The tray is missing",
+                " ".join(failed) + " The kiosk keeps looking for it: once it is plugged in it is found without "
+                "a restart. Meanwhile throws and the Heat are entered by touch.",
+                "check the tray's USB cable (the data port of the board in the tray), or open the operator menu's "
+                "Hardware setup to find it or to choose the simulated tray.")]
 
         # -- the hardware setup (kiosk.ui.hwsetup): first start on a Pi, and the operator menu ----
 

@@ -247,3 +247,35 @@ def _stop(app) -> None:
     drive.stop(app)
     if app.root is not None and app.root.parent is Window:
         Window.remove_widget(app.root)
+
+
+@needs_display
+def test_a_missing_tray_is_explained_full_screen_and_found_once_plugged_in(tmp_path, pins, monkeypatch):
+    from serial.tools import list_ports
+    from serial.tools.list_ports_common import ListPortInfo
+
+    from hardware.virtual_tray import VirtualTray
+    from kiosk import drive
+
+    plugged: list = []
+    monkeypatch.setattr(list_ports, "comports", lambda *a, **k: list(plugged))
+    site = tmp_path / "table-noir.toml"
+    write_site_config(site, {"pads": {"backend": "gpio", "pins": PADS}, "tray": {"backend": "serial"}})
+    app = _start(tmp_path / "data", site, force_sim=False)
+    vt = None
+    try:
+        app.store.save_setting("hardware_confirmed", {"pads": "gpio", "tray": "serial"})
+        assert app.sm.current == "problem"
+        said = app._screens["problem"].texts()
+        assert "The tray is missing" in said and "no tray is plugged in" in said and "239a" in said
+        drive.press("problem:continue")
+        assert app.sm.current == "home"
+        vt = VirtualTray(Config(), seed=1, link=tmp_path / "tray-link", start_dice=2).start()
+        info = ListPortInfo(str(tmp_path / "tray-link"), skip_link_detection=True)
+        info.vid, info.interface = 0x2E8A, "CircuitPython CDC2 data"
+        plugged.append(info)  # the operator plugs the tray in: no restart needed
+        assert _wait(lambda: app.controller.tray.connected, 10)
+    finally:
+        _stop(app)
+        if vt is not None:
+            vt.close()
