@@ -512,6 +512,8 @@ def make_app_class():
                     self.hardware_problems.append(f"Tray not working: {err}. Throws and the Heat are entered by touch.")
             if pads is not None and type(pads).__name__ == "SimPads":
                 self.sim_pads = pads
+            elif pads is not None:
+                self._log_pin_factory()
             if tray is not None and hasattr(tray, "throw"):
                 self.sim_tray = tray
             self._name_simulated_parts()
@@ -526,6 +528,17 @@ def make_app_class():
             self.controller.on_handled.append(self._hardware_activity)
             self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
             self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
+
+        @staticmethod
+        def _log_pin_factory() -> None:
+            """Say in the journal which pin library gpiozero drives the pads with (lgpio on a Pi,
+            by the unit's GPIOZERO_PIN_FACTORY): a slow or wrong one is then one line to find."""
+            try:
+                from gpiozero import Device
+
+                log.info("pads: gpiozero pin factory %s", type(Device.pin_factory).__name__)
+            except ImportError:
+                pass
 
         def _name_simulated_parts(self) -> None:
             """On a Pi, a simulated part is said on the home screen in words until the operator

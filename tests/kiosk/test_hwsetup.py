@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from hardware.config import Config, load_config, write_site_config, ConfigError
+from hardware.config import Config, ConfigError, load_config, write_site_config
 
 needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 
@@ -279,3 +279,20 @@ def test_a_missing_tray_is_explained_full_screen_and_found_once_plugged_in(tmp_p
         _stop(app)
         if vt is not None:
             vt.close()
+
+
+@needs_display
+def test_the_pin_library_gpiozero_drives_the_pads_with_is_in_the_log(tmp_path, pins, monkeypatch, caplog):
+    import logging
+
+    from serial.tools import list_ports
+
+    monkeypatch.setattr(list_ports, "comports", lambda *a, **k: [])
+    site = tmp_path / "table-noir.toml"
+    write_site_config(site, {"pads": {"backend": "gpio", "pins": PADS}})
+    with caplog.at_level(logging.INFO, logger="kiosk.app"):
+        app = _start(tmp_path / "data", site, force_sim=False)
+    try:
+        assert "pads: gpiozero pin factory MockFactory" in caplog.text
+    finally:
+        _stop(app)
