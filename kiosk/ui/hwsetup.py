@@ -123,14 +123,15 @@ class HardwareSetup:
         self.unwatch_pins()
         self.pads_problem = ""
         try:
-            from gpiozero import Button
+            from gpiozero import DigitalInputDevice
             from gpiozero.exc import BadPinFactory, GPIOZeroError
         except ImportError as err:
             self.pads_problem = f"gpiozero is not installed ({err})"
             return False
         for pin in sorted(USABLE_PINS):
             try:
-                button = Button(pin, pull_up=True, bounce_time=None, pin_factory=self._pin_factory)
+                # A plain input, not a Button: no hold thread per pin (22 of them), so closing is instant.
+                button = DigitalInputDevice(pin, pull_up=True, bounce_time=None, pin_factory=self._pin_factory)
             except BadPinFactory as err:
                 self.unwatch_pins()
                 self.pads_problem = f"this machine has no GPIO pins gpiozero can use ({err})"
@@ -138,7 +139,7 @@ class HardwareSetup:
             except GPIOZeroError as err:
                 log.warning("hardware setup: GPIO%d cannot be watched: %s", pin, err)
                 continue
-            button.when_pressed = lambda _device, p=pin: self._events.put(("pin", p))
+            button.when_activated = lambda _device, p=pin: self._events.put(("pin", p))
             self._buttons.append(button)
         return True
 
