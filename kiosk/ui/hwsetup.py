@@ -374,7 +374,7 @@ class HardwareSetupScreen(Screen):
         complete = len(setup.complete_pads())
         real = self.pads_buttons["hw:pads:real"]
         real.disabled = complete == 0
-        real.text = "Use these pads" if complete == 0 else f"Use these {complete} pad{'s' if complete > 1 else ''}"
+        real.text = {0: "Use these pads", 1: "Use this one pad"}.get(complete, f"Use these {complete} pads")
         for tag, value in (("hw:pads:real", "gpio"), ("hw:pads:sim", "sim")):
             self.pads_buttons[tag].kind = "good" if setup.pads_choice == value else "normal"
         for tag, value in (("hw:tray:real", "serial"), ("hw:tray:sim", "sim")):
