@@ -257,3 +257,29 @@ def test_bootstrap_installs_the_pi_extras_on_a_pi(tmp_path, model, extras):
                           env={**os.environ, "TN_ROOT": str(root), "PATH": f"{bin_dir}:{os.environ['PATH']}"})
     assert done.returncode == 0, done.stderr
     assert f"-m pip install -q -e {extras}" in (tmp_path / "pip.log").read_text().splitlines()
+
+
+def test_the_kiosk_takes_the_arguments_the_unit_gives_it(tmp_path, monkeypatch):
+    """The unit's ExecStart line, as xinit passes it to table-noir, is accepted by the kiosk's command line."""
+    import shlex
+
+    from kiosk import app, cli
+
+    _, _, files = dry_run(tmp_path, fake_pi(tmp_path, "pi5", "lite"), "--rotate", "270")
+    unit = (files / "etc/systemd/system/table-noir-kiosk.service").read_text().splitlines()
+    words = shlex.split(next(line for line in unit if line.startswith("ExecStart=")).split("=", 1)[1])
+    client = words[1: words.index("--")]  # xinit CLIENT ARGS -- SERVER ARGS
+    assert client[0].endswith("/.venv/bin/table-noir")
+    seen = {}
+
+    class Started(Exception):
+        pass
+
+    def configure(size, fullscreen=False, rotation=0, **kw):
+        seen.update(size=size, fullscreen=fullscreen, rotation=rotation)
+        raise Started
+
+    monkeypatch.setattr(app, "configure", configure)
+    with pytest.raises(Started):
+        cli.main(client[1:])
+    assert seen == {"size": (800, 480), "fullscreen": True, "rotation": 270}
