@@ -266,3 +266,48 @@ def _bounds(info: Any) -> tuple[float, float]:
         low = getattr(rule, "ge", getattr(rule, "gt", low))
         high = getattr(rule, "le", getattr(rule, "lt", high))
     return low, high
+
+
+# -- writing the site file (the hardware setup on the touchscreen) -------------------------------
+
+SITE_HEADER = (
+    "# This table's own settings, laid over hardware/table-noir.toml.\n"
+    "# The [pads] and [tray] sections were written by the hardware setup on the touchscreen;\n"
+    "# run it again from the operator menu rather than editing pin numbers by hand.\n\n"
+)
+
+
+def site_config_target(path: str | Path | None = None) -> Path:
+    """Where the site file is written: ``path``, ``$TABLE_NOIR_CONFIG``, or the user config folder."""
+    if path is not None:
+        return Path(path)
+    if env := os.environ.get("TABLE_NOIR_CONFIG"):
+        return Path(env)
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("table-noir")) / "table-noir.toml"
+
+
+def write_site_config(path: str | Path, changes: dict[str, dict[str, Any]]) -> Config:
+    """Lay ``changes`` (section -> settings) over the site file at ``path`` and write it.
+
+    Everything else the file holds is kept. The result is checked over the defaults
+    first: a bad change raises ``ConfigError`` and leaves the file as it was. The
+    file is replaced in one step (a power cut leaves the old or the new one).
+    Returns the configuration the kiosk will now start with.
+    """
+    import tomli_w
+
+    path = Path(path)
+    site = _read(path) if path.exists() else {}
+    for section, values in changes.items():
+        site[section] = {**site.get(section, {}), **values}
+    config = parse_config(_merge(_read(DEFAULTS), site), source=str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".new")
+    with temporary.open("w", encoding="utf-8") as handle:
+        handle.write(SITE_HEADER + tomli_w.dumps(site))
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(temporary, path)
+    return config

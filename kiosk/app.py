@@ -39,7 +39,7 @@ def on_pi() -> bool:
 
 
 def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touch_keyboard: bool | None = None,
-              maxfps: int = 60) -> None:
+              maxfps: int = 60, rotation: int = 0) -> None:
     """Set Kivy's window and input options. Call before anything imports a Kivy window.
 
     Two settings are there for latency (see "Tests and numbers" in docs/kiosk.md):
@@ -52,6 +52,11 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
       text and flat boxes, where antialiased edges are hardly visible.
     """
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    # Kivy's own ~/.kivy/config.ini is neither read nor written (a setting changed through
+    # Kivy's tools would persist there), and it writes no log files of its own: on a Pi the
+    # log goes to stderr, that is the journal, not the SD card. Read when kivy is imported.
+    os.environ.setdefault("KIVY_NO_CONFIG", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
     os.environ.setdefault("KIVY_CLOCK", "free_all")  # read when kivy.clock is first imported
     # The kiosk uses no pydantic plugins; without this, the first model built scans every
     # installed package's entry points for them (about 40 ms of start-up here).
@@ -69,9 +74,39 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
     Config.set("kivy", "keyboard_mode", "systemanddock" if (touch_keyboard if touch_keyboard is not None else on_pi())
                else "system")
     Config.set("input", "mouse", "mouse,multitouch_on_demand")  # no red dots on right-click
+    _one_touch_provider(Config)
+    # A portrait panel (the Touch Display 2 is 720x1280) turned to landscape; Kivy turns
+    # touches with the picture. Read when the window is created.
+    Config.set("graphics", "rotation", str(rotation))
+    _no_keyboard_builtins(Config)
     from kivy.clock import Clock
 
     Clock._max_fps = float(maxfps)  # the clock may already exist and read maxfps before we set it
+
+
+def _one_touch_provider(config) -> None:
+    """Keep SDL's pointer as the only input: one tap is one touch.
+
+    Kivy's default config also lists ``probesysfs``, which on Linux opens every
+    touchscreen under /dev/input itself. X (or the compositor) already turns the
+    same finger into pointer events that reach Kivy through SDL, so on the Pi's
+    touch display each tap arrived twice.
+    """
+    for name in config.options("input"):
+        if name != "mouse":
+            config.remove_option("input", name)
+
+
+def _no_keyboard_builtins(config) -> None:
+    """Turn off every Kivy module a plugged-in keyboard could reach (issue 19, defect 8).
+
+    Modules listed in Kivy's config (inspector: Ctrl+E; keybinding: F11 rotates the
+    screen, F12 writes screenshots; console, recorder, monitor, screen...) are activated
+    when the window opens. None belongs on a kiosk; the settings panel (F1) is turned
+    off in the App class itself.
+    """
+    for name in config.options("modules"):
+        config.remove_option("modules", name)
 
 
 def make_app_class():
@@ -79,11 +114,12 @@ def make_app_class():
     from kivy.app import App
     from kivy.clock import Clock
     from kivy.core.window import Window
-    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.relativelayout import RelativeLayout
     from kivy.utils import escape_markup as esc
 
     from kiosk import games
-    from kiosk.store import Store, default_path
+    from kiosk.recovery import open_store
+    from kiosk.store import default_path
     from kiosk.ui import theme
     from kiosk.ui.theme import Filled, Text, px
 
@@ -96,14 +132,26 @@ def make_app_class():
 
     class TableNoirApp(App):
         title = "Table Noir"
+        use_kivy_settings = False
+
+        # Kivy's settings panel opens on F1 with no PIN, and what is changed there is
+        # kept. The kiosk's settings live in the operator menu, behind the PIN, instead.
+        def _install_settings_keys(self, window) -> None:
+            """Kivy binds F1 to its settings panel here; the kiosk binds nothing."""
+
+        def open_settings(self, *_args) -> bool:
+            return False
 
         def __init__(self, config_path: str | None = None, data_dir: str | None = None, force_sim: bool = False,
-                     realtime_sim: bool = True, **kw: Any) -> None:
+                     realtime_sim: bool = True, pi: bool | None = None, **kw: Any) -> None:
             super().__init__(**kw)
+            self.is_pi = on_pi() if pi is None else pi  # tests pass pi=True to see what a Pi shows
             self._config_path, self._force_sim = config_path, force_sim
             self._config_hw = None  # read on first use, right after the first frame (see config_hw)
             path = Path(data_dir) / "sessions.sqlite3" if data_dir else default_path()
-            self.store = Store(path, engines=games.engine_for, commit_behind=True)  # see _show_only_what_is_saved
+            # A damaged file is moved aside and a fresh store opened (kiosk.recovery); the operator is told.
+            self.store, self.store_recovery = open_store(path, engines=games.engine_for, commit_behind=True)
+            self.startup_problems: list = []  # kiosk.ui.problem.Problem, shown full-screen once ready
             self.exports = path.parent / "exports"
             self._engines: dict[str, Any] | None = None  # loaded just after the first frame
             self._broken: set[str] = set()
@@ -122,13 +170,12 @@ def make_app_class():
             """The site configuration (``table-noir.toml`` over the defaults), read on first use.
 
             The first frame does not need it, so the kiosk shows its home screen before
-            paying for reading and validating it. A bad file raises ``ConfigError`` from
-            here; ``main`` turns it into a message and exit code 2.
+            paying for reading and validating it. A bad file does not stop the kiosk (under
+            systemd that is a restart loop on a black screen): the defaults are used, on the
+            simulated table, and the problem screen names each bad field.
             """
             if self._config_hw is None:
-                from hardware.config import load_config
-
-                config = load_config(self._config_path)
+                config = self._load_config_or_defaults()
                 if self._force_sim:
                     config = config.model_copy(update={
                         "pads": config.pads.model_copy(update={"backend": "sim"}),
@@ -137,6 +184,23 @@ def make_app_class():
                 self._config_file = config  # as the file says, for "use the file's settings"
                 self._config_hw = self._with_kiosk_settings(config)
             return self._config_hw
+
+        def _load_config_or_defaults(self):
+            """The site configuration, or the shipped defaults (simulated table) if it cannot be used."""
+            from hardware.config import DEFAULTS, ConfigError, load_config
+
+            try:
+                return load_config(self._config_path)
+            except ConfigError as err:
+                log.error("%s", err)
+                from kiosk.ui.problem import Problem
+
+                self.startup_problems.append(Problem(
+                    "The configuration file has errors",
+                    f"{err}\nThe kiosk is running on the built-in defaults, with the simulated pads and tray.",
+                    "fix the file named above (or run the hardware setup from the operator menu), then restart "
+                    "the kiosk. Nothing in the saved games was touched."))
+                return load_config(DEFAULTS)
 
         @staticmethod
         def _kiosk_changed(config, changes: dict[str, Any]):
@@ -212,7 +276,12 @@ def make_app_class():
             self.sm = theme.Screens()
             self._screens: dict[str, Any] = {}
             self.sm.add_widget(self._screen("home"))
-            root = FloatLayout()
+            # A RelativeLayout, so the screen can move up above the on-screen keyboard in one
+            # step (kiosk.ui.fields.keep_above_keyboard); at rest it is exactly a FloatLayout.
+            root = RelativeLayout()
+            from kiosk.ui.fields import TableKeyboard
+
+            Window.set_vkeyboard_class(TableKeyboard)  # finger-sized keys
             root.add_widget(self.sm)
             self.sim_panel = None
             self.toast = Filled(size_hint=(0.9, None), height=0, pos_hint={"center_x": 0.5, "y": 0.02},
@@ -234,13 +303,114 @@ def make_app_class():
 
         def ready(self) -> None:
             """Everything the first frame did not need: the configuration, the hardware, the engines."""
-            _ = self.config_hw  # a bad configuration file stops the kiosk here, before any hardware opens
+            _ = self.config_hw  # a bad configuration file is found here, before any hardware opens
             if self.controller is None:
                 self._open_hardware()
                 self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
                 if self.hardware_problems and self.sm.current == "home":
                     self.home.rebuild()  # name what failed to open
+                shown = self._show_startup_problems()
+                if not shown and self.is_pi and self._hardware_confirmed() is None:
+                    self.open_hwsetup()  # the first start on a Pi: find the tray, learn the pads
             self._load_engines()
+
+        def _show_startup_problems(self) -> bool:
+            """Once, at start-up: a damaged store or a bad config gets the full-screen explanation.
+            True if it was shown."""
+            from kiosk.ui.problem import Problem, ProblemScreen
+
+            problems = list(self.startup_problems) + self._missing_tray()
+            if self.store_recovery is not None:
+                problems.append(Problem(
+                    "The saved-games database was damaged" if not self.store_recovery.games_kept
+                    else "Some kiosk settings could not be read",
+                    self.store_recovery.explain(),
+                    "carry on: the kiosk works normally. To look at the old file, copy it off the SD card "
+                    "(the operator menu's export does not read it)."))
+            if not problems:
+                return False
+            if "problem" not in self._screens:
+                self._screens["problem"] = ProblemScreen(self)
+                self.sm.add_widget(self._screens["problem"])
+            self._screens["problem"].show(problems)
+            self.show_screen("problem")
+            return True
+
+        def _missing_tray(self) -> list:
+            """A tray the config asks for that is not there at start-up, as a Problem (or none)."""
+            from kiosk.ui.problem import Problem
+
+            tray = self.config_hw.tray
+            failed = [p for p in self.hardware_problems if p.startswith("Tray not working")]
+            if tray.backend == "serial" and not failed:
+                from hardware.backends.serial import TRAY_VENDOR_IDS, find_tray_port
+
+                port = tray.serial_port
+                if port == "auto" and find_tray_port() is None:
+                    ids = ", ".join(f"{vid:04x}" for vid in TRAY_VENDOR_IDS)
+                    failed = [f"The config asks for the tray on USB, and no tray is plugged in (looked for "
+                              f"USB vendor ids {ids})."]
+                elif port.startswith("/") and not Path(port).exists():
+                    failed = [f"The config asks for the tray on {port}, and there is no such port."]
+            if not failed:
+                return []
+            return [Problem(
+                "The tray is missing",
+                " ".join(failed) + " The kiosk keeps looking for it: once it is plugged in it is found without "
+                "a restart. Meanwhile throws and the Heat are entered by touch.",
+                "check the tray's USB cable (the data port of the board in the tray), or open the operator menu's "
+                "Hardware setup to find it or to choose the simulated tray.")]
+
+        # -- the hardware setup (kiosk.ui.hwsetup): first start on a Pi, and the operator menu ----
+
+        def _hardware_confirmed(self) -> dict[str, str] | None:
+            from kiosk.ui.hwsetup import CONFIRMED
+
+            value = self.store.settings().get(CONFIRMED)
+            return value if isinstance(value, dict) else None
+
+        def open_hwsetup(self) -> None:
+            if "hwsetup" not in self._screens:
+                from kiosk.ui.hwsetup import HardwareSetupScreen
+
+                self._screens["hwsetup"] = HardwareSetupScreen(self)
+                self.sm.add_widget(self._screens["hwsetup"])
+            self._screens["hwsetup"].back_to = self.sm.current if self.sm.current != "hwsetup" else "home"
+            self.show_screen("hwsetup")
+
+        def release_hardware(self) -> None:
+            """Close the pads and the tray so the hardware setup can watch the pins and the port itself."""
+            self._close_hardware()
+
+        def save_hardware(self, changes: dict[str, dict[str, Any]], chosen: dict[str, str]) -> str | None:
+            """Write the hardware setup's choices into the site file; what is wrong, or None."""
+            from hardware.config import ConfigError, site_config_target, write_site_config
+            from kiosk.ui.hwsetup import CONFIRMED
+
+            target = site_config_target(self._config_path)
+            try:
+                write_site_config(target, changes)
+            except (ConfigError, OSError) as err:
+                log.error("hardware setup not saved: %s", err)
+                return f"Not saved: {err}"
+            self.store.save_setting(CONFIRMED, chosen)
+            self._config_path = str(target)
+            self._config_hw = None  # read again, with the new pads and tray
+            log.info("hardware setup saved to %s: pads %s, tray %s", target, chosen["pads"], chosen["tray"])
+            return None
+
+        def leave_hwsetup(self, saved: bool) -> None:
+            """Back to where the setup was opened from, with the pads and the tray opened again."""
+            screen = self._screens.get("hwsetup")
+            if screen is not None:
+                screen.on_leave()  # its pins and its tray link go first, so the kiosk can open them
+            self.reopen_hardware()
+            back = getattr(self._screens.get("hwsetup"), "back_to", "home")
+            self.show_screen(back if back in self._screens and back not in ("hwsetup", "problem") else "home")
+            if back == "home" or self.sm.current == "home":
+                self.home.rebuild()
+            if saved:
+                self.message("Hardware setup saved: " + "; ".join(self.hardware_problems or ["pads and tray working"]))
 
         # -- screens are built on first use, so the home screen shows at once ----------
 
@@ -355,8 +525,11 @@ def make_app_class():
                     self.hardware_problems.append(f"Tray not working: {err}. Throws and the Heat are entered by touch.")
             if pads is not None and type(pads).__name__ == "SimPads":
                 self.sim_pads = pads
+            elif pads is not None:
+                self._log_pin_factory()
             if tray is not None and hasattr(tray, "throw"):
                 self.sim_tray = tray
+            self._name_simulated_parts()
             from kiosk.controller import Controller
 
             # A free trigger wakes the sleeping loop at once (see configure); with another
@@ -368,6 +541,30 @@ def make_app_class():
             self.controller.on_handled.append(self._hardware_activity)
             self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
             self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
+
+        @staticmethod
+        def _log_pin_factory() -> None:
+            """Say in the journal which pin library gpiozero drives the pads with (lgpio on a Pi,
+            by the unit's GPIOZERO_PIN_FACTORY): a slow or wrong one is then one line to find."""
+            try:
+                from gpiozero import Device
+
+                log.info("pads: gpiozero pin factory %s", type(Device.pin_factory).__name__)
+            except ImportError:
+                pass
+
+        def _name_simulated_parts(self) -> None:
+            """On a Pi, a simulated part is said on the home screen in words until the operator
+            chooses it in the hardware setup (a Pi on the sim by accident is a table that senses nothing)."""
+            if not self.is_pi:
+                return
+            confirmed = self._hardware_confirmed() or {}
+            if self.sim_pads is not None and confirmed.get("pads") != "sim":
+                self.hardware_problems.append(
+                    "Simulated pads: secret answers by touch only. Operator menu, Hardware setup, to learn the pads.")
+            if self.sim_tray is not None and confirmed.get("tray") != "sim":
+                self.hardware_problems.append(
+                    "Simulated tray: no sensing. Operator menu, Hardware setup, to find the tray.")
 
         def on_start(self) -> None:
             self.show_screen("home")
@@ -656,8 +853,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--config", help="a site table-noir.toml laid over the defaults")
     parser.add_argument("--data", help="folder for the sessions database and exports")
     parser.add_argument("--sim", action="store_true", help="use the simulated table whatever the config says")
+    parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
+                        help="turn the picture (and touches) by this many degrees, for a portrait panel")
     args = parser.parse_args(argv)
-    configure(SIZES[args.size], fullscreen=args.fullscreen)
+    configure(SIZES[args.size], fullscreen=args.fullscreen, rotation=args.rotation)
     app_class = make_app_class()
     app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
     try:

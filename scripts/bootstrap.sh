@@ -8,6 +8,16 @@ cd "$(dirname "$0")/.."
 # System packages: a virtual screen for UI tests and screenshots, OpenSCAD for
 # the enclosure, and the libraries Kivy's window needs.
 system_packages=(xvfb xauth openscad libgl1 libmtdev1 xclip)
+# The deploy tests: shellcheck on every script, systemd-analyze verify on the kiosk's units.
+system_packages+=(shellcheck systemd)
+# On a Raspberry Pi (./tn run there) the Pi extras too: lgpio builds against liblgpio if no wheel fits.
+# shellcheck source=kiosk/deploy/board.sh
+. kiosk/deploy/board.sh
+extras=dev
+if [ -n "$(pi_board)" ]; then
+  extras=dev,pi
+  system_packages+=(python3-dev swig liblgpio-dev)
+fi
 missing=()
 for pkg in "${system_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
@@ -27,9 +37,11 @@ python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 stamp=.venv/.table-noir-installed
 want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+[ "$extras" = dev ] || want="$want $extras"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "bootstrap: installing Python packages into .venv"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e ".[dev]"
+  echo "bootstrap: extras: $extras"
+  .venv/bin/python -m pip install -q -e ".[$extras]"
   echo "$want" > "$stamp"
 fi

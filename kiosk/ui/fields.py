@@ -2,7 +2,8 @@
 
 * choice -> a grid of big buttons (table colours get their name and shape)
 * int    -> a row of numbers when the range is short, a stepper otherwise
-* text   -> a text box (on the Pi, Kivy's on-screen keyboard docks below)
+* text   -> a text box (on the Pi, an on-screen keyboard with finger-sized keys docks
+  below, and the screen moves up so the box being typed in stays just above it)
 * list   -> pick buttons that add to a list shown as chips, with undo-last
 * bool   -> a Yes / No pair (setup only)
 
@@ -15,23 +16,88 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.textinput import TextInput
+from kivy.uix.vkeyboard import VKeyboard
 from kivy.utils import escape_markup as esc
 
 from . import theme
 from .theme import Big, MarkedButton, Scroll, Text, mark_for, px
 
 
+KEY_PX = 48
+"""An on-screen key's height in the 800x480 design: 9.2 mm on the official 7" display
+(5.2 px per mm), about 8.7 mm on the Touch Display 2 at 1280x720. A finger needs ~9 mm."""
+ABOVE_KEYBOARD_PX = 8
+"""Room left between the box being typed in and the keyboard's top edge."""
+
+
+class TableKeyboard(VKeyboard):
+    """Kivy's on-screen keyboard, docked along the bottom with finger-sized keys.
+
+    Docked, Kivy scales its 700x200 keyboard to the window's width: on an
+    800x480 screen its keys were about 40 px (7.5 mm) high. Here the keyboard
+    keeps the window's width and takes the height its rows need at ``KEY_PX``.
+    The kiosk installs it with ``Window.set_vkeyboard_class``.
+    """
+
+    def setup_mode_dock(self, *largs) -> None:
+        win = self.get_parent_window()
+        rows = (self.available_layouts.get(self.layout) or {}).get("rows", 5)
+        top, _, bottom, _ = self.margin_hint
+        self.size = (win.width, rows * theme.px(KEY_PX) / (1.0 - top - bottom))
+        super().setup_mode_dock(*largs)  # scale = window width / keyboard width = 1
+
+    def key_height(self) -> float:
+        """The height of one key on screen, in pixels."""
+        rows = (self.available_layouts.get(self.layout) or {}).get("rows", 5)
+        top, _, bottom, _ = self.margin_hint
+        return self.height * self.scale * (1.0 - top - bottom) / rows
+
+
+def keep_above_keyboard(field: TextInput) -> None:
+    """Move the screen up just enough that ``field`` sits above the docked keyboard, or back down.
+
+    What moves is the window's child that holds the field, when it is a
+    RelativeLayout (the kiosk's root is one): its children keep their own
+    coordinates, so the move is exact at once and touches follow it. The
+    keyboard is another child of the window and stays at the bottom.
+    """
+    win = field.get_root_window()
+    holder = field
+    while holder is not None and holder.parent is not win:
+        holder = holder.parent
+    if win is None or not isinstance(holder, RelativeLayout):
+        return
+    keyboard = next((w for w in win.children if isinstance(w, VKeyboard) and w.docked), None)
+    if not field.focus or keyboard is None:
+        holder.y = 0
+        return
+    keyboard_top = keyboard.y + keyboard.height * keyboard.scale
+    _, bottom = field.to_window(field.x, field.y)
+    lift = holder.y + keyboard_top + theme.px(ABOVE_KEYBOARD_PX) - bottom
+    # Never more than needed to show the field's top on the screen too.
+    _, top = field.to_window(field.x, field.top)
+    holder.y = max(0.0, min(lift, holder.y + win.height - top))
+
+
 class Entry(TextInput):
-    """Kivy's text box, minus a cursor that blinks on after the box has lost focus.
+    """Kivy's text box, minus a cursor that blinks on after the box has lost focus,
+    and kept above the on-screen keyboard while it is typed in.
 
     Kivy restarts the cursor's blink a frame after a key or a tap; if focus
     moves away within that frame (a last key and a tap on Start together), the
     blink starts anyway and never stops, redrawing the whole window twice a
     second for the rest of the day.
     """
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        # The keyboard is added to the window when focus comes: look a frame later.
+        self.fbind("focus", lambda *_: Clock.schedule_once(lambda dt: keep_above_keyboard(self), 0))
 
     def _reset_cursor_blink(self, *args) -> None:
         if self.focus:

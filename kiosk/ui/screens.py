@@ -248,6 +248,7 @@ class OperatorScreen(Screen):
             ("Back", "back", "accent", self.app.leave_operator),
             ("Hardware test", "hwtest", "normal", lambda: self.show("hardware")),
             ("Open the hardware again", "reopen", "normal", self.reopen),
+            ("Hardware setup", "hwsetup", "normal", self.app.open_hwsetup),
             ("Tray calibration", "calibrate", "normal", lambda: self.show("calibration")),
             ("Settings", "settings", "normal", lambda: self.show("settings")),
             ("Export session", "export", "normal", self.app.export_current),
