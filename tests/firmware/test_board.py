@@ -218,7 +218,7 @@ def test_without_the_data_port_the_error_says_what_to_do(board, monkeypatch):
 
 # -- CircuitPython compatibility of the pure modules ---------------------------------
 PURE = ["protocol.py", "impact.py", "app.py", "heat.py"]
-CIRCUITPY_STDLIB = {"json", "math", "time"}
+CIRCUITPY_STDLIB = {"json", "math", "time", "binascii"}  # binascii: used only if it has crc_hqx (CPython)
 
 
 @pytest.mark.parametrize("name", PURE)

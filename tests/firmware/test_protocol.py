@@ -21,7 +21,7 @@ from firmware.tray.protocol import (
     decode_command,
     decode_message,
     encode,
-    seq_gap,
+    seq_ahead,
 )
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,7 +145,7 @@ BAD_LINES = [
     (b"[1,2,3]", "not_object"),
     (b'"hello"', "not_object"),
     (line({"seq": 1, "t": 0, "type": "height", "dice": 2}), "missing_field"),
-    (line(msg("height", dice=2) | {"v": 2}), "version"),
+    (line(msg("height", dice=2) | {"v": 3}), "version"),  # 3: a version neither side speaks yet
     (line(msg("height", dice=2) | {"v": "1"}), "version"),
     (line(msg("height", dice=2) | {"v": True}), "version"),
     (line(msg("teleport", dice=2)), "unknown_type"),
@@ -177,8 +177,8 @@ def test_bad_tray_lines_are_rejected_with_a_reason(data, expected):
 
 
 def test_a_version_mismatch_names_both_versions():
-    _, code, detail = decode_message(line(msg("height", dice=2) | {"v": 2}))
-    assert code == "version" and "2" in detail and "1" in detail
+    _, code, detail = decode_message(line(msg("height", dice=2) | {"v": 3}))
+    assert code == "version" and "3" in detail and "1 and 2" in detail
 
 
 def test_the_reason_names_the_field_and_its_range():
@@ -344,10 +344,30 @@ def test_sequence_numbers_count_up_and_wrap():
 
 @pytest.mark.parametrize(
     "expected,seq,gap",
-    [(5, 5, 0), (5, 8, 3), (5, 0, 0), (protocol.MAX_SEQ, 1, 2), (protocol.MAX_SEQ, protocol.MAX_SEQ, 0)],
+    [
+        (5, 5, 0),
+        (5, 8, 3),
+        (protocol.MAX_SEQ, 1, 2),  # wrapped: MAX_SEQ and 0 were lost
+        (protocol.MAX_SEQ, protocol.MAX_SEQ, 0),
+        (0, 0, 0),
+    ],
 )
 def test_gaps_in_sequence(expected, seq, gap):
-    assert seq_gap(expected, seq) == gap
+    assert seq_ahead(expected, seq) == gap
+
+
+@pytest.mark.parametrize(
+    "expected,seq",
+    [
+        (5, 4),  # the last one again: a duplicate
+        (5, 0),  # older
+        (0, protocol.MAX_SEQ),  # just before the wrap, seen already
+        (3, protocol.MAX_SEQ - 10),  # from before the wrap
+        (protocol.MAX_SEQ // 2 - 10, 0),  # more than half the circle back counts as behind
+    ],
+)
+def test_a_sequence_number_already_seen_or_older_is_stale(expected, seq):
+    assert seq_ahead(expected, seq) is None
 
 
 # -- the documentation and the code name the same messages ------------------
@@ -380,8 +400,9 @@ def test_protocol_md_states_the_limits_the_code_uses():
 def test_the_example_session_in_protocol_md_is_valid():
     text = DOC.read_text()
     example = text[text.index("## An example session") :]
-    lines = re.findall(r"^(Pi|tray) +(\{.*\})$", example, re.M)
+    lines = re.findall(r"^(Pi|tray) +(\{.*\}(?:\*[0-9A-F]{4})?)$", example, re.M)
     assert len(lines) >= 8
+    assert any(body.endswith("}") for _, body in lines) and any(not body.endswith("}") for _, body in lines)
     for who, body in lines:
         decoded, code, detail = (decode_command if who == "Pi" else decode_message)(body.encode())
         assert code is None, (body, detail)
