@@ -28,6 +28,7 @@ import usb_cdc
 from .app import Hooks, TrayApp
 from .boards import i2c_pins
 from .impact import level_from_counts
+from .protocol import MAX_BOOT
 
 NVM_MAGIC = b"TNC1"  # marks a calibration the tray measured itself
 NVM_SIZE = 64
@@ -234,6 +235,14 @@ def feed(dog):
         dog.feed()
 
 
+def _boot_id():
+    """A random id for this start, so the Pi can tell a restart from a replayed hello."""
+    try:
+        return int.from_bytes(os.urandom(4), "big") % MAX_BOOT
+    except (AttributeError, NotImplementedError, OSError):  # a port without a random source
+        return now_ms() % MAX_BOOT
+
+
 def _restarted_by_watchdog():
     try:
         return microcontroller.cpu.reset_reason == microcontroller.ResetReason.WATCHDOG
@@ -279,7 +288,7 @@ def _start_board(dog, loops):
     def write(line):
         return port.connected and port.write(line) == len(line)
 
-    app = TrayApp(write)
+    app = TrayApp(write, {"boot_id": _boot_id()})
     app.sensor = "missing"
     start = now_ms()
     app.set_problem("start", "internal", _start_failure(problem))
@@ -316,7 +325,9 @@ def run(loops=None):
     if hw is None:
         return stand_in
     feed(dog)
-    app = TrayApp(hw.write, hw.settings(), hw)
+    settings = hw.settings()
+    settings["boot_id"] = _boot_id()
+    app = TrayApp(hw.write, settings, hw)
     if stand_in is not None:  # the same boot: carry on its count, agreed version and boot id
         app.sequencer = stand_in.sequencer
         app.boot_id = stand_in.boot_id

@@ -485,3 +485,9 @@ def test_settings_toml_names_exist_in_hw():
     source = (FIRMWARE / "tray" / "hw.py").read_text()
     for key in settings:
         assert f'"{key}"' in source, key
+
+
+def test_each_start_of_the_board_draws_a_new_boot_id(board):
+    first = board.hw.run(loops=1).boot_id
+    second = board.hw.run(loops=1).boot_id
+    assert first != second and 0 <= first <= protocol.MAX_BOOT
