@@ -42,6 +42,7 @@ IO_TIMEOUT_S = 0.5
 # a disc); the RP2040's watchdog cannot count past 8.3 s.
 WATCHDOG_S = 5.0
 RETRY_START_MS = 5000  # a board that failed to start tries again this often
+WATCHDOG_NOTE = "restarted by the watchdog: the main loop hung"
 
 
 def setting(name, default):
@@ -291,6 +292,8 @@ def _start_board(dog, loops):
     app = TrayApp(write, {"boot_id": _boot_id()})
     app.sensor = "missing"
     start = now_ms()
+    if _restarted_by_watchdog():
+        app.set_problem("watchdog", "internal", WATCHDOG_NOTE)
     app.set_problem("start", "internal", _start_failure(problem))
     app.start(start)
     retry_at = start + RETRY_START_MS
@@ -333,7 +336,7 @@ def run(loops=None):
         app.boot_id = stand_in.boot_id
     start = now_ms()
     if _restarted_by_watchdog():
-        app.set_problem("watchdog", "internal", "restarted by the watchdog: the main loop hung")
+        app.set_problem("watchdog", "internal", WATCHDOG_NOTE)
     if hw.fault:
         app.sensor = "missing"  # so the hello already says so
         app.set_problem("sensor", hw.fault[0], hw.fault[1])
