@@ -15,7 +15,17 @@ The sample period is the VL53L0X timing budget: the physical floor is one
 period per sample the detector has to see. Between falls the stack is rebuilt
 with the virtual tray running flat out (those parts are not timed).
 
+``--protocol 1`` or ``2`` picks the protocol version both ends may speak
+(default 2, with its CRC on every line). ``--compare N`` runs N rounds of
+version 1 then version 2 in the same process, and prints each version's
+link time over the rounds (median of the per-round medians, min..max) and
+the ratio v2 / v1: the CRC must not make the link measurably slower.
+``--framing`` times just the work per line on each side (encode + decode on
+the Pi, with the CRC in C; the plain-Python CRC the tray runs) for both
+versions, also over several rounds with the ratio.
+
 Usage: .venv/bin/python benchmarks/tray_latency.py [--collapses 100] [--budget 33] [--seed 1]
+                                                   [--protocol 2] [--compare 3] [--framing]
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from firmware.tray import protocol  # noqa: E402
 from hardware.backends.serial import SerialTray  # noqa: E402
 from hardware.config import Config, TrayConfig  # noqa: E402
 from hardware.events import Collapse, HeatHeight, LinkUp  # noqa: E402
@@ -87,19 +98,14 @@ def rebuild(vt: VirtualTray, watch: Watch, dice: int) -> None:
     vt.pace = 1.0
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--collapses", type=int, default=100)
-    parser.add_argument("--budget", type=int, default=33, help="VL53L0X timing budget in ms (20-33)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
-
+def run(args: argparse.Namespace, version: int, quiet: bool = False) -> dict:
+    """Knock the Heat over ``args.collapses`` times with both ends speaking up to ``version``."""
     config = Config(tray=TrayConfig(timing_budget_ms=args.budget))
     period_ms = args.budget
     rng = random.Random(args.seed)
-    vt = VirtualTray(config, seed=args.seed, link=None, start_dice=8).start()
+    vt = VirtualTray(config, seed=args.seed, link=None, start_dice=8, max_version=version).start()
     watch = Watch()
-    port = SerialTray(config.tray, port=vt.device)
+    port = SerialTray(config.tray, port=vt.device, max_version=version)
     port.subscribe(watch)
     end_to_end: list[float] = []
     link: list[float] = []
@@ -133,15 +139,18 @@ def main(argv: list[str] | None = None) -> int:
             link.append((event.t - line[1]) * 1000)
             detection_samples.append(round((line[0]["t"] - record.t * 1000) / period_ms) + 1)
             watch.wait(lambda: watch.heat == record.standing, 2.0)
+        link_downs = port.link_downs  # before close(), which ends the link on purpose
     finally:
         port.close()
         vt.close()
 
     n = len(end_to_end)
-    print(f"tray latency over a pseudo-terminal: {n} collapses in {time.monotonic() - started:.0f} s, seed {args.seed}")
-    print(f"  sensor sample period (timing budget): {period_ms} ms")
-    print(f"  detected {n} of {n + missed}; wrong fallen-count {wrong}; missed {missed}")
-    if n:
+    if not quiet:
+        print(f"tray latency over a pseudo-terminal: {n} collapses in {time.monotonic() - started:.0f} s, "
+              f"seed {args.seed}, protocol v{port.version}")
+        print(f"  sensor sample period (timing budget): {period_ms} ms")
+        print(f"  detected {n} of {n + missed}; wrong fallen-count {wrong}; missed {missed}")
+    if n and not quiet:
         detect_ms = [(s - 1) * period_ms for s in detection_samples]
         print("  end to end, sample that shows the fall -> Collapse event on the Pi:")
         print(f"      median {statistics.median(end_to_end):6.1f} ms   p99 {percentile(end_to_end, 99):6.1f} ms"
@@ -152,7 +161,103 @@ def main(argv: list[str] | None = None) -> int:
         print("  of which the serial link, line written -> event emitted:")
         print(f"      median {statistics.median(link):6.2f} ms   p99 {percentile(link, 99):6.2f} ms")
         print(f"  SerialTray: {port.rejected} lines rejected, {port.gaps} sequence gaps")
-    return 0 if missed == 0 and wrong == 0 else 1
+    return {
+        "version": port.version,
+        "missed": missed,
+        "wrong": wrong,
+        "rejected": port.rejected,
+        "gaps": port.gaps,
+        "link_downs": link_downs,
+        "link_median": statistics.median(link) if link else float("nan"),
+        "link_p99": percentile(link, 99),
+        "end_median": statistics.median(end_to_end) if end_to_end else float("nan"),
+    }
+
+
+def _spread(values: list[float], unit: str, digits: int = 2) -> str:
+    return (f"{statistics.median(values):.{digits}f} {unit} (min {min(values):.{digits}f}, "
+            f"max {max(values):.{digits}f}, {len(values)} rounds)")
+
+
+def compare(args: argparse.Namespace) -> int:
+    """Version 1 and version 2 in alternate rounds of one process, so both meet the same machine load."""
+    results: dict[int, list[dict]] = {1: [], 2: []}
+    for round_no in range(args.compare):
+        for version in (1, 2):
+            result = run(args, version, quiet=True)
+            results[version].append(result)
+            print(f"  round {round_no + 1} v{result['version']}: link median {result['link_median']:.3f} ms, "
+                  f"p99 {result['link_p99']:.2f} ms, end to end median {result['end_median']:.1f} ms, "
+                  f"missed {result['missed']}, wrong {result['wrong']}, rejected {result['rejected']}, "
+                  f"gaps {result['gaps']}, link downs {result['link_downs']}", flush=True)
+    print(f"protocol v1 against v2 over a pseudo-terminal, {args.collapses} collapses a round, seed {args.seed}:")
+    for version in (1, 2):
+        rounds = results[version]
+        print(f"  v{version} link median {_spread([r['link_median'] for r in rounds], 'ms', 3)}")
+        print(f"     link p99    {_spread([r['link_p99'] for r in rounds], 'ms')}")
+        print(f"     end to end  {_spread([r['end_median'] for r in rounds], 'ms', 1)}")
+    ratios = [b["link_median"] / a["link_median"] for a, b in zip(results[1], results[2])]
+    print(f"  ratio v2 / v1 of the link median, round by round: "
+          + ", ".join(f"{r:.2f}" for r in ratios) + f"  (median {statistics.median(ratios):.2f})")
+    bad = sum(r["missed"] + r["wrong"] + r["rejected"] for rounds in results.values() for r in rounds)
+    return 0 if bad == 0 else 1
+
+
+def framing(rounds: int = 5, lines: int = 20000) -> int:
+    """The work per line on each side, v1 against v2, in one process."""
+    seq = protocol.Sequencer()
+    messages = []
+    for i in range(lines):
+        kind = ("height", "collapse", "heartbeat", "sample")[i % 4]
+        fields = {"height": {"dice": 5}, "collapse": {"fell": 3, "standing": 2},
+                  "heartbeat": {"up_s": i, "sensor": "ok", "rejected": 0, "dropped": 0},
+                  "sample": {"mm": 287}}[kind]
+        messages.append(seq.message(kind, 1000 + i, fields))
+
+    def per_line(version: int) -> float:
+        start = time.perf_counter()
+        for message in messages:
+            message["v"] = version
+            protocol.decode_message(protocol.encode(message)[:-1])
+        return (time.perf_counter() - start) / lines * 1e6
+
+    body = protocol.encode(dict(messages[1], v=1))[:-1]
+
+    def crc_python() -> float:
+        start = time.perf_counter()
+        for _ in range(lines):
+            protocol.crc16_py(body)
+        return (time.perf_counter() - start) / lines * 1e6
+
+    v1, v2, crc = [], [], []
+    for _ in range(rounds):
+        v1.append(per_line(1))
+        v2.append(per_line(2))
+        crc.append(crc_python())
+    print(f"framing work per line ({lines} lines a round, {rounds} rounds, alternating):")
+    print(f"  Pi, encode + decode, v1:  {_spread(v1, 'us')}")
+    print(f"  Pi, encode + decode, v2:  {_spread(v2, 'us')}")
+    ratios = [b / a for a, b in zip(v1, v2)]
+    print(f"  ratio v2 / v1: median {statistics.median(ratios):.2f} (min {min(ratios):.2f}, max {max(ratios):.2f})")
+    print(f"  the tray's plain-Python CRC of a {len(body)}-byte line, here in CPython: {_spread(crc, 'us')}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--collapses", type=int, default=100)
+    parser.add_argument("--budget", type=int, default=33, help="VL53L0X timing budget in ms (20-33)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--protocol", type=int, choices=(1, 2), default=2, help="newest protocol version both ends speak")
+    parser.add_argument("--compare", type=int, metavar="ROUNDS", help="alternate v1 and v2 for this many rounds")
+    parser.add_argument("--framing", action="store_true", help="time the per-line work of v1 and v2 instead")
+    args = parser.parse_args(argv)
+    if args.framing:
+        return framing()
+    if args.compare:
+        return compare(args)
+    result = run(args, args.protocol)
+    return 0 if result["missed"] == 0 and result["wrong"] == 0 else 1
 
 
 if __name__ == "__main__":

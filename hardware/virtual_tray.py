@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import random
 import select
 import signal
 import sys
@@ -51,7 +52,8 @@ class VirtualTray(Hooks):
 
     ``pace`` is the ratio of simulated to real time: 1.0 is real time, 0
     runs as fast as the link can take (used by the benchmark to skip the
-    parts it does not time).
+    parts it does not time). ``max_version`` is the newest protocol version
+    the firmware speaks: 1 plays a tray with the old firmware.
     """
 
     def __init__(
@@ -61,8 +63,10 @@ class VirtualTray(Hooks):
         link: str | Path | None = DEFAULT_LINK,
         start_dice: int = 2,
         pace: float = 1.0,
+        max_version: int = protocol.PROTOCOL_VERSION,
     ) -> None:
         self.config = config
+        self.max_version = max_version
         self.sim = TableSimulator(
             config.geometry, seed=seed, sample_period_s=config.tray.timing_budget_ms / 1000.0, start_dice=start_dice
         )
@@ -90,6 +94,8 @@ class VirtualTray(Hooks):
             "settle_ms": self.config.tray.settle_ms,
             "empty_mm": geometry.sensor_height_mm,
             "die_mm": geometry.die_size_mm,
+            "max_version": self.max_version,
+            "boot_id": random.randrange(protocol.MAX_BOOT),  # new at every (re)start, as on the board
         }
         app = TrayApp(self._write, settings, self)
         app.start(self._now_ms())

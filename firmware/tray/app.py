@@ -13,10 +13,21 @@ same way, so the tests on a desktop exercise the code that runs on the board:
         app.tick(now_ms)              # heartbeat
 
 ``write(line_bytes)`` sends one encoded line and returns False if it had to
-drop it (no host listening). ``hooks`` is the hardware side: ``set_budget``,
+drop it (no host listening). The board calls ``app.on_connect(now_ms)`` when
+the Pi opens the port: a new listener starts in protocol version 1 and is
+greeted with a hello. ``hooks`` is the hardware side: ``set_budget``,
 ``save_calibration`` and ``reboot`` (see ``Hooks``). Times are integer
 milliseconds since boot, because CircuitPython's floats lose milliseconds
 after a few hours of uptime.
+
+The protocol version is agreed per connection: the Pi's ``hello`` command
+offers its highest (``max_v``), the tray answers in the highest both speak
+and from then on sends that version (v2: every line with its CRC). Once v2
+is agreed, a v1 command is refused, except ``hello``, which starts over.
+
+Start-up problems (a sensor that did not answer, impossible settings, a
+restart by the watchdog) are kept in ``problems`` and repeated after every
+hello the tray sends, so a Pi that connects late still learns why.
 
 Calibration is a small state machine driven by the ``calibrate`` command:
 ``empty`` measures the bare tray, then ``stack`` (with the number of dice
@@ -24,11 +35,13 @@ standing) measures a known stack; from both, ``heat.calibrate_from`` works
 out the empty distance and the die size, and the Heat tracker starts afresh.
 """
 
+import time
+
 from . import protocol
 from .heat import KNOCK_LEVEL, Calibration, HeatTracker, calibrate_from
 from .impact import ImpactDetector
 
-FIRMWARE_VERSION = "0.1.0"
+FIRMWARE_VERSION = "0.2.0"
 
 # The VL53L0X reports 8190/8191 (and sometimes 8192+) when it sees nothing in range.
 OUT_OF_RANGE_MM = 8190
@@ -98,6 +111,13 @@ class TrayApp:
             for key in settings:
                 self.settings[key] = settings[key]
         self.sequencer = protocol.Sequencer()
+        # The newest protocol version this tray speaks (settings "max_version": 1 plays an old tray).
+        self.max_version = self.settings.get("max_version", protocol.PROTOCOL_VERSION)
+        # Chosen anew at each start, so the Pi can tell a restarted tray from a replayed hello.
+        self.boot_id = self.settings.get("boot_id")
+        if self.boot_id is None:
+            self.boot_id = time.monotonic_ns() % protocol.MAX_BOOT
+        self.problems = []  # (part, code, detail): start-up problems, repeated after every hello
         self.rejects = protocol.Rejects()
         self.reader = protocol.LineReader(self.rejects)
         self.dropped = 0  # lines write() could not send
@@ -150,14 +170,35 @@ class TrayApp:
         }
         if command_id is not None:
             fields["id"] = command_id
+        if self.max_version >= 2:  # a version 1 tray knew neither field
+            fields["max_v"] = self.max_version
+            fields["boot"] = self.boot_id
         self.send("hello", t_ms, fields)
+        for _, code, detail in self.problems:
+            self.error(code, detail, t_ms)
+
+    def on_connect(self, t_ms):
+        """The Pi has just opened the port: a new listener, so start again from version 1 and say hello."""
+        self.sequencer.version = 1
+        self.hello(t_ms)
+
+    def set_problem(self, part, code, detail, t_ms=None):
+        """Remember a start-up problem with ``part`` (and say it now if ``t_ms`` is given)."""
+        self.clear_problem(part)
+        detail = protocol.text(detail, 80)
+        self.problems.append((part, code, detail))
+        if t_ms is not None:
+            self.error(code, detail, t_ms)
+
+    def clear_problem(self, part):
+        self.problems = [p for p in self.problems if p[0] != part]
 
     def start(self, t_ms):
         self.started_ms = t_ms
         self._next_heartbeat_ms = t_ms + self.settings["heartbeat_ms"]
-        self.hello(t_ms)
         if self._settings_problem:
-            self.error("bad_settings", self._settings_problem, t_ms)
+            self.set_problem("settings", "bad_settings", self._settings_problem)
+        self.hello(t_ms)
 
     def error(self, code, detail, t_ms):
         self.send("error", t_ms, {"code": code, "detail": protocol.text(detail, 80)})
@@ -171,6 +212,10 @@ class TrayApp:
         # A "partial" line (the tail of one sent before we listened) is only counted: it is routine.
         for line in lines:
             command, code, detail = protocol.decode_command(line)
+            if command is not None:
+                code, detail = self._version_problem(command)
+                if code:
+                    command = None
             if command is None:
                 self.rejects.count(code, detail)
                 self.error("bad_line", "%s: %s" % (code, detail), t_ms)
@@ -179,6 +224,15 @@ class TrayApp:
                 self.handle(command, t_ms)
             except Exception as err:  # a bug must not stop the tray; report it instead
                 self.error("internal", "%s failed: %r" % (command["cmd"], err), t_ms)
+
+    def _version_problem(self, command):
+        """(code, detail) if ``command`` came in a version this connection does not accept, else (None, None)."""
+        version = command["v"]
+        if version > self.max_version:
+            return "version", "protocol version %d, this tray speaks up to %d" % (version, self.max_version)
+        if version < self.sequencer.version and command["cmd"] != "hello":
+            return "version", "a version %d command after version %d was agreed" % (version, self.sequencer.version)
+        return None, None
 
     def on_piezo(self, level, t_ms):
         if level is not None and level >= KNOCK_LEVEL:
@@ -231,6 +285,8 @@ class TrayApp:
     def handle(self, command, t_ms):
         cmd = command["cmd"]
         if cmd == "hello":
+            offered = max(command["v"], command.get("max_v") or 1)
+            self.sequencer.version = min(offered, self.max_version)
             self.hello(t_ms, command["id"])
         elif cmd == "ping":
             self.ack(command, t_ms)

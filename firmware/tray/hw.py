@@ -7,6 +7,12 @@ made in ``app.py``, which the desktop tests exercise.
 Wiring (see firmware/README.md): the VL53L0X on the board's STEMMA QT / I2C
 pins, one to three piezo discs on analog pins (each with a 1 MOhm resistor
 across it). Settings come from ``settings.toml`` on the CIRCUITPY drive.
+
+Nothing here may stop the tray without a word or hang it: the sensor driver
+gives up on a silent bus after ``IO_TIMEOUT_S``, a watchdog resets the board
+if the main loop stops for ``WATCHDOG_S``, and every start-up problem is sent
+to the Pi as an ``error`` line (repeated after each hello) while the tray
+keeps answering and tries again.
 """
 
 import json
@@ -20,12 +26,23 @@ import microcontroller
 import usb_cdc
 
 from .app import Hooks, TrayApp
+from .boards import i2c_pins
 from .impact import level_from_counts
+from .protocol import MAX_BOOT
 
 NVM_MAGIC = b"TNC1"  # marks a calibration the tray measured itself
 NVM_SIZE = 64
 SENSOR_TIMEOUT_MS = 1000  # no reading for this long: the sensor is in trouble
 RETRY_SENSOR_MS = 2000
+# The driver's wait for the sensor (0 in the driver: forever). A reading takes one
+# timing budget (at most 33 ms) and a start-up calibration step a few of them.
+IO_TIMEOUT_S = 0.5
+# No feed for this long and the board resets. The slowest honest pause is starting
+# the sensor (three waits of at most IO_TIMEOUT_S) plus the piezo baselines (64 ms
+# a disc); the RP2040's watchdog cannot count past 8.3 s.
+WATCHDOG_S = 5.0
+RETRY_START_MS = 5000  # a board that failed to start tries again this often
+WATCHDOG_NOTE = "restarted by the watchdog: the main loop hung"
 
 
 def setting(name, default):
@@ -98,24 +115,33 @@ class Board(Hooks):
             self.fault = ("sensor_missing", "adafruit_vl53l0x is not in lib/: run circup install")
             return
         try:
+            how, pins = i2c_pins(setting("TRAY_I2C", "stemma"), getattr(board, "board_id", ""), dir(board))
+        except ValueError as err:
+            self.sensor = None
+            self.fault = ("bad_settings", str(err))
+            return
+        try:
             if self._i2c is None:
-                pins = setting("TRAY_I2C", "stemma")
-                if pins == "stemma":
-                    self._i2c = board.STEMMA_I2C() if hasattr(board, "STEMMA_I2C") else board.I2C()
+                if how == "stemma":
+                    self._i2c = board.STEMMA_I2C()
+                elif how == "default":
+                    self._i2c = board.I2C()
                 else:
-                    scl, sda = [getattr(board, p.strip()) for p in pins.split(",")]
-                    self._i2c = busio.I2C(scl, sda)
-            sensor = adafruit_vl53l0x.VL53L0X(self._i2c, address=self.address)
+                    self._i2c = busio.I2C(getattr(board, pins[0]), getattr(board, pins[1]))
+            sensor = adafruit_vl53l0x.VL53L0X(self._i2c, address=self.address, io_timeout_s=IO_TIMEOUT_S)
             sensor.measurement_timing_budget = self.budget_ms * 1000
             sensor.start_continuous()
             self.sensor = sensor
             self.fault = None
-        except (OSError, ValueError, RuntimeError) as err:
+        except Exception as err:  # OSError, RuntimeError (the driver's timeout), ValueError...: never stop here
             self.sensor = None
             self.fault = ("sensor_missing", "no VL53L0X at 0x%02x: %s" % (self.address, err))
 
     def poll_distance(self):
-        """(True, mm) when a new reading is ready, else (False, None). Raises OSError on an I2C fault."""
+        """(True, mm) when a new reading is ready, else (False, None).
+
+        Raises OSError on an I2C fault, RuntimeError when the driver gave up
+        waiting (IO_TIMEOUT_S)."""
         if self.sensor is None or not self.sensor.data_ready:
             return False, None
         return True, self.sensor.range
@@ -191,26 +217,139 @@ class Board(Hooks):
         microcontroller.reset()
 
 
+def start_watchdog():
+    """Arm the board's watchdog in RESET mode, or return None on a port without one."""
+    try:
+        from watchdog import WatchDogMode
+
+        dog = microcontroller.watchdog
+        dog.timeout = WATCHDOG_S
+        dog.mode = WatchDogMode.RESET
+        dog.feed()
+        return dog
+    except (ImportError, AttributeError, NotImplementedError, RuntimeError, ValueError):
+        return None
+
+
+def feed(dog):
+    if dog is not None:
+        dog.feed()
+
+
+def _boot_id():
+    """A random id for this start, so the Pi can tell a restart from a replayed hello."""
+    try:
+        return int.from_bytes(os.urandom(4), "big") % MAX_BOOT
+    except (AttributeError, NotImplementedError, OSError):  # a port without a random source
+        return now_ms() % MAX_BOOT
+
+
+def _restarted_by_watchdog():
+    try:
+        return microcontroller.cpu.reset_reason == microcontroller.ResetReason.WATCHDOG
+    except AttributeError:
+        return False
+
+
+class _Loops:
+    """Counts main-loop turns against ``run``'s limit (None: forever)."""
+
+    def __init__(self, limit):
+        self.limit = limit
+        self.count = 0
+
+    def more(self):
+        self.count += 1
+        return self.limit is None or self.count <= self.limit
+
+
+def _start_failure(err):
+    """An error line's words for a failed start (80 characters: the message matters most)."""
+    return "start-up failed, retrying: %s" % (str(err) or type(err).__name__)
+
+
+def _start_board(dog, loops):
+    """The Board, once one starts; until then a tray with no parts that says why.
+
+    A board that cannot start (a pin named in settings.toml that it does not
+    have, a fault we did not foresee) must not stop in silence: the tray
+    answers the Pi, sends the reason as an error line after every hello, and
+    tries again every RETRY_START_MS. Returns ``(board, app)``: ``board`` is
+    None if ``loops`` ran out first; ``app`` is the stand-in, whose count of
+    sequence numbers the real tray carries on.
+    """
+    try:
+        return Board(), None
+    except Exception as err:  # any start-up failure; only a missing data port cannot be reported
+        if usb_cdc.data is None:
+            raise
+        problem = err
+    port = usb_cdc.data
+
+    def write(line):
+        return port.connected and port.write(line) == len(line)
+
+    app = TrayApp(write, {"boot_id": _boot_id()})
+    app.sensor = "missing"
+    start = now_ms()
+    if _restarted_by_watchdog():
+        app.set_problem("watchdog", "internal", WATCHDOG_NOTE)
+    app.set_problem("start", "internal", _start_failure(problem))
+    app.start(start)
+    retry_at = start + RETRY_START_MS
+    was_connected = port.connected
+    while loops.more():
+        feed(dog)
+        t = now_ms()
+        if port.connected and not was_connected:
+            app.on_connect(t)
+        was_connected = port.connected
+        waiting = port.in_waiting
+        if waiting:
+            app.on_bytes(port.read(waiting), t)
+        app.tick(t)
+        if t >= retry_at:
+            retry_at = t + RETRY_START_MS
+            try:
+                return Board(), app
+            except Exception as err:  # still failing: say the newest reason
+                app.set_problem("start", "internal", _start_failure(err), t)
+        time.sleep(0.01)
+    return None, app
+
+
 def run(loops=None):
     """The main loop. ``loops`` limits it (for a test); the board runs it forever."""
-    hw = Board()
-    app = TrayApp(hw.write, hw.settings(), hw)
+    if usb_cdc.data is None:  # nothing to report on, and only a reset turns the port on: say so and stop
+        raise RuntimeError("the USB data port is off: copy boot.py to CIRCUITPY and reset the board")
+    dog = start_watchdog()
+    turns = _Loops(loops)
+    hw, stand_in = _start_board(dog, turns)
+    if hw is None:
+        return stand_in
+    feed(dog)
+    settings = hw.settings()
+    settings["boot_id"] = _boot_id()
+    app = TrayApp(hw.write, settings, hw)
+    if stand_in is not None:  # the same boot: carry on its count, agreed version and boot id
+        app.sequencer = stand_in.sequencer
+        app.boot_id = stand_in.boot_id
     start = now_ms()
+    if _restarted_by_watchdog():
+        app.set_problem("watchdog", "internal", WATCHDOG_NOTE)
     if hw.fault:
         app.sensor = "missing"  # so the hello already says so
+        app.set_problem("sensor", hw.fault[0], hw.fault[1])
     app.start(start)
-    if hw.fault:
-        app.error(hw.fault[0], hw.fault[1], start)
     was_connected = hw.connected()
     last_reading = start
-    count = 0
-    while loops is None or count < loops:
-        count += 1
+    while turns.more():
+        feed(dog)
         t = now_ms()
         try:
             connected = hw.connected()
             if connected and not was_connected:
-                app.hello(t)  # the Pi has just opened the port
+                app.on_connect(t)  # the Pi has just opened the port
             was_connected = connected
             data = hw.read()
             if data:
@@ -219,6 +358,7 @@ def run(loops=None):
             if hw.sensor is None:
                 if hw.recover(t):
                     last_reading = t
+                    app.clear_problem("sensor")
             else:
                 try:
                     ready, mm = hw.poll_distance()
@@ -231,6 +371,9 @@ def run(loops=None):
                         hw.sensor = None
                 except OSError as err:
                     app.on_sensor_fault("i2c_fault", "read failed: %s" % err, t)
+                    hw.sensor = None
+                except RuntimeError as err:  # the driver gave up after IO_TIMEOUT_S
+                    app.on_sensor_fault("sensor_timeout", "driver timeout: %s" % err, t)
                     hw.sensor = None
             app.tick(t)
         except Exception as err:  # keep the tray alive; say what went wrong

@@ -17,8 +17,18 @@ The Pi sends *commands*::
 
 and the tray answers each with an ``ack`` carrying the same ``id``.
 
+Version 2 adds an integrity check: the same JSON, then ``*`` and the
+CRC-16/CCITT-FALSE of the JSON bytes as four upper-case hex digits::
+
+    {"v":2,"seq":42,"t":81234,"type":"collapse","fell":3,"standing":2}*4F1C
+
+Both sides start in version 1; the Pi's ``hello`` command says the highest
+version it speaks (``max_v``) and the tray answers in the highest version
+both speak. A version 1 tray ignores ``max_v`` and answers in version 1, so
+an old tray still works with a new Pi and the other way round.
+
 Nothing here ever raises on bad input. ``decode_message``/``decode_command``
-return ``(obj, None, None)`` for a good line or ``(None, code, detail)`` for a
+read both versions and return ``(obj, None, None)`` for a good line or ``(None, code, detail)`` for a
 bad one, where ``code`` is one of ``REJECT_CODES`` (for counting) and
 ``detail`` says what was wrong in words. ``LineReader`` cuts a byte stream
 into lines, drops oversized ones and the partial line left by a reconnect.
@@ -26,16 +36,27 @@ into lines, drops oversized ones and the partial line left by a reconnect.
 
 import json
 
-PROTOCOL_VERSION = 1
+try:  # CPython has the same CRC in C (binascii.crc_hqx); CircuitPython does not
+    import binascii
+
+    _crc_hqx = getattr(binascii, "crc_hqx", None)
+except ImportError:
+    _crc_hqx = None
+
+PROTOCOL_VERSION = 2  # the newest version this file speaks
+VERSIONS = (1, 2)  # every version this file reads and writes
+CRC_VERSION = 2  # from this version on, every line ends in *XXXX (its CRC)
 
 # A line's JSON text may be at most this many bytes (the newline not counted).
 # Every message the tray can build fits (a test proves it); anything longer is
 # garbage and is dropped without being buffered. Strings are printable ASCII,
 # so a character never costs more than two bytes ("\\" or "\"").
 MAX_LINE = 512
+CRC_SUFFIX = 5  # "*" and four hex digits, counted inside MAX_LINE
 
 MAX_SEQ = 999999999  # seq wraps to 0 after this
 MAX_ID = 2147483647
+MAX_BOOT = 2147483647  # a tray's boot id: chosen at random each time it starts
 MAX_T_MS = 9007199254740991  # 2**53 - 1: about 285,000 years of uptime
 
 SENSOR_STATES = ("ok", "missing", "fault")
@@ -54,6 +75,8 @@ REJECT_CODES = (
     "unknown_type",  # "type"/"cmd" is not one we know
     "missing_field",
     "bad_value",  # wrong kind of value, or out of range
+    "crc",  # version 2: the CRC is missing, malformed or does not match
+    "stale",  # a sequence number already seen or older: a replay, never news
 )
 
 # Field rules: ("int", lo, hi), ("num", lo, hi), ("bool",), ("str", max_len),
@@ -84,7 +107,12 @@ MESSAGES = {
             ("empty_mm", (_INT, 0, 2000)),
             ("die_mm", (_NUM, 1, 100)),
         ),
-        (("id", (_INT, 0, MAX_ID)), ("dice", (_INT_OR_NULL, 0, 64))),
+        (
+            ("id", (_INT, 0, MAX_ID)),
+            ("dice", (_INT_OR_NULL, 0, 64)),
+            ("max_v", (_INT, 1, 99)),
+            ("boot", (_INT, 0, MAX_BOOT)),
+        ),
     ),
     "heartbeat": (
         (
@@ -120,7 +148,7 @@ MESSAGES = {
 }
 
 COMMANDS = {
-    "hello": ((), ()),
+    "hello": ((), (("max_v", (_INT, 1, 99)),)),
     "ping": ((), ()),
     "calibrate": (
         (("step", (_ENUM, ("empty", "stack", "cancel"))),),
@@ -180,11 +208,65 @@ def text(value, limit):
     return "".join(out)
 
 
+# CRC-16/CCITT-FALSE (polynomial 0x1021, start 0xFFFF): 16 bits keep every step a
+# small int on CircuitPython (no heap), one table lookup per byte; it catches every
+# burst of up to 16 flipped bits. The check value of b"123456789" is 0x29B1.
+def _crc_table():
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return tuple(table)
+
+
+_CRC_TABLE = _crc_table()
+_HEX = b"0123456789ABCDEF"
+
+
+def crc16_py(data):
+    """CRC-16/CCITT-FALSE of ``data`` in plain Python (what the tray runs)."""
+    crc = 0xFFFF
+    table = _CRC_TABLE
+    for byte in data:
+        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ byte]
+    return crc
+
+
+def crc16(data):
+    """CRC-16/CCITT-FALSE of ``data``: C speed where there is C (the Pi), else ``crc16_py``."""
+    if _crc_hqx is not None:
+        return _crc_hqx(data, 0xFFFF)
+    return crc16_py(data)
+
+
+def _split_crc(line):
+    """``(body, crc)`` if ``line`` ends in ``*XXXX`` (four upper-case hex digits), else ``(line, None)``."""
+    n = len(line)
+    if n < CRC_SUFFIX or line[n - CRC_SUFFIX] != 42:  # 42 is "*"
+        return line, None
+    value = 0
+    for byte in line[n - 4 :]:
+        if 48 <= byte <= 57:  # 0-9
+            value = value * 16 + byte - 48
+        elif 65 <= byte <= 70:  # A-F
+            value = value * 16 + byte - 55
+        else:
+            return line, None
+    return line[: n - CRC_SUFFIX], value
+
+
 def _decode(line, key, table, common):
     if len(line) > MAX_LINE:
         return None, "too_long", "line of %d bytes is over the %d byte limit" % (len(line), MAX_LINE)
+    if not isinstance(line, (bytes, bytearray)):
+        line = str(line).encode("utf-8")
+    body, crc = _split_crc(line)
+    if crc is not None and crc16(body) != crc:
+        return None, "crc", "CRC %04X does not match the line (%04X): damaged on the way" % (crc, crc16(body))
     try:
-        text = line.decode("utf-8") if isinstance(line, (bytes, bytearray)) else line
+        text = body.decode("utf-8")
     except Exception:  # UnicodeError; CircuitPython has no finer class
         return None, "not_utf8", "line is not UTF-8 text"
     try:
@@ -196,8 +278,15 @@ def _decode(line, key, table, common):
     if "v" not in obj:
         return None, "missing_field", "no protocol version 'v'"
     version = obj["v"]
-    if isinstance(version, bool) or not isinstance(version, int) or version != PROTOCOL_VERSION:
-        return None, "version", "protocol version %s, this side speaks %d" % (_show(version), PROTOCOL_VERSION)
+    if isinstance(version, bool) or not isinstance(version, int) or version not in VERSIONS:
+        return None, "version", "protocol version %s, this side speaks %s" % (
+            _show(version),
+            " and ".join(str(v) for v in VERSIONS),
+        )
+    if version >= CRC_VERSION and crc is None:
+        return None, "crc", "a version %d line must end in its CRC (*XXXX)" % version
+    if version < CRC_VERSION and crc is not None:
+        return None, "version", "a version %d line carries no CRC; *XXXX needs version %d" % (version, CRC_VERSION)
     if key not in obj:
         return None, "missing_field", "no '%s'" % key
     kind = obj[key]
@@ -233,33 +322,44 @@ def decode_command(line):
 
 
 def encode(obj):
-    """A dict -> one line of bytes ending in a newline. Raises ValueError if over MAX_LINE."""
+    """A dict -> one line of bytes ending in a newline, in the version its ``v`` names.
+
+    From version 2 on the JSON is followed by ``*`` and its CRC. Raises
+    ValueError if the whole line (CRC included, newline not) is over MAX_LINE.
+    """
     try:
         text = json.dumps(obj, separators=(",", ":"))
     except TypeError:  # an older CircuitPython json without separators
         text = json.dumps(obj)
     data = text.encode("utf-8")
+    if obj.get("v", 1) >= CRC_VERSION:
+        crc = crc16(data)
+        data = data + b"*" + bytes((_HEX[crc >> 12], _HEX[(crc >> 8) & 15], _HEX[(crc >> 4) & 15], _HEX[crc & 15]))
     if len(data) > MAX_LINE:
         raise ValueError("line of %d bytes is over the %d byte limit" % (len(data), MAX_LINE))
     return data + b"\n"
 
 
-def command(cmd, command_id, **fields):
-    """The dict for one command from the Pi."""
-    obj = {"v": PROTOCOL_VERSION, "id": command_id, "cmd": cmd}
+def command(cmd, command_id, version=1, **fields):
+    """The dict for one command from the Pi, in protocol ``version`` (1 until the hello agreed on more)."""
+    obj = {"v": version, "id": command_id, "cmd": cmd}
     for name in fields:
         obj[name] = fields[name]
     return obj
 
 
 class Sequencer:
-    """Stamps the tray's messages with version, sequence number and time."""
+    """Stamps the tray's messages with version, sequence number and time.
+
+    ``version`` is the one agreed in the last hello (1 until then).
+    """
 
     def __init__(self):
         self.seq = 0
+        self.version = 1
 
     def message(self, kind, t_ms, fields=None):
-        obj = {"v": PROTOCOL_VERSION, "seq": self.seq, "t": int(t_ms), "type": kind}
+        obj = {"v": self.version, "seq": self.seq, "t": int(t_ms), "type": kind}
         if fields:
             for name in fields:
                 obj[name] = fields[name]
@@ -267,17 +367,18 @@ class Sequencer:
         return obj
 
 
-def seq_gap(expected, seq):
-    """How many messages were lost between the ``expected`` seq and the one that came.
+def seq_ahead(expected, seq):
+    """How far ``seq`` is ahead of the ``expected`` one, or None if it is behind (stale).
 
-    0 when ``seq`` is the one expected. A seq below the expected one (the tray
-    rebooted, or wrapped) is not a gap: the count starts again from there.
+    Sequence numbers wrap from MAX_SEQ to 0, so "ahead" is measured round the
+    circle: a number up to half the circle ahead is new (the distance is the
+    count of messages lost in between, 0 for the one expected); anything else
+    is one already seen, or older: a replay or a duplicate, never news.
     """
-    if seq >= expected:
-        return seq - expected
-    if expected - seq > MAX_SEQ // 2:  # wrapped around MAX_SEQ
-        return MAX_SEQ + 1 - expected + seq
-    return 0
+    distance = (seq - expected) % (MAX_SEQ + 1)
+    if distance < (MAX_SEQ + 1) // 2:
+        return distance
+    return None
 
 
 class Rejects:
@@ -295,14 +396,18 @@ class Rejects:
 
 
 class LineReader:
-    """Cuts incoming bytes into lines, never holding more than MAX_LINE bytes.
+    """Cuts incoming bytes into lines, never holding more than MAX_LINE + 1 bytes.
 
     ``feed(data)`` returns the complete lines (without the newline or a
-    trailing carriage return; blank lines are skipped). An oversized line is
-    counted as ``too_long`` and skipped up to its newline. After ``reset()``
-    (a reconnect) whatever was buffered is dropped, and so is the first line
-    if it does not start with ``{``: it is the tail of a line sent before we
-    were listening. Both count as ``partial``.
+    carriage return just before it; blank lines are skipped). A line may be
+    MAX_LINE bytes long whichever ending it has, ``\n`` or ``\r\n``: the
+    buffer keeps room for the ``\r``. Anything longer is counted as
+    ``too_long`` the moment it passes the limit, its bytes are dropped at once
+    and the rest of it is skipped up to its newline, so a stream that never
+    sends a newline costs no memory. After ``reset()`` (a reconnect) whatever
+    was buffered is dropped, and so is the first line if it does not start
+    with ``{``: it is the tail of a line sent before we were listening. Both
+    count as ``partial``.
     """
 
     def __init__(self, rejects=None, limit=MAX_LINE):
@@ -319,6 +424,10 @@ class LineReader:
         self._skipping = False
         self._fresh = True
 
+    def _too_long(self):
+        self.rejects.count("too_long", "line over %d bytes" % self.limit)
+        self._buf = bytearray()
+
     def feed(self, data):
         lines = []
         start = 0
@@ -327,9 +436,10 @@ class LineReader:
             if end < 0:
                 chunk = data[start:]
                 if not self._skipping:
-                    if len(self._buf) + len(chunk) > self.limit:
-                        self.rejects.count("too_long", "line over %d bytes" % self.limit)
-                        self._buf = bytearray()
+                    size = len(self._buf) + len(chunk)
+                    # limit + 1 bytes fit only if the last is the \r of a \r\n still to come
+                    if size > self.limit + 1 or (size == self.limit + 1 and chunk[-1] != 13):
+                        self._too_long()
                         self._skipping = True
                     else:
                         self._buf.extend(chunk)
@@ -340,9 +450,10 @@ class LineReader:
                 self._skipping = False
                 self._fresh = False
                 continue
-            if len(self._buf) + len(chunk) > self.limit:
-                self.rejects.count("too_long", "line over %d bytes" % self.limit)
-                self._buf = bytearray()
+            size = len(self._buf) + len(chunk)
+            last = chunk[-1] if chunk else (self._buf[-1] if self._buf else 0)
+            if size > self.limit + 1 or (size == self.limit + 1 and last != 13):
+                self._too_long()
                 self._fresh = False
                 continue
             self._buf.extend(chunk)

@@ -9,11 +9,21 @@ emits ``LinkUp`` again once the tray has said hello: nobody has to restart
 anything. A tray that is not there at start-up is reported once as a
 ``HardwareFault`` ("no tray yet: ..."), and looked for until it appears.
 
-Lines that break the protocol (garbage, oversized, wrong version, missing or
-out-of-range fields) never raise here: they are counted in ``rejects`` by
-reason. A wrong protocol version is reported once as a ``HardwareFault``,
-because only a firmware update fixes it. Gaps in the tray's sequence numbers
-are counted in ``gaps``.
+Lines that break the protocol (garbage, oversized, wrong version, a bad
+CRC, missing or out-of-range fields) never raise here: they are counted in
+``rejects`` by reason. A wrong protocol version is reported once as a
+``HardwareFault``, because only a firmware update fixes it. Gaps in the
+tray's sequence numbers are counted in ``gaps``; a message whose number was
+already seen, or is older, is a replay: it is counted as ``stale`` and never
+becomes an event a second time.
+
+The link is down when no *valid* line has come for ``silence_s`` (three
+missed heartbeats): a tray that sends only garbage, or bytes that never end
+in a newline, is as good as a silent one.
+
+The hello command offers protocol version 2 (``max_version``); a tray that
+answers in version 2 gets every command with a CRC and must send every line
+with one. A version 1 tray answers in version 1 and is read as before.
 
 The protocol itself lives in ``firmware/tray/protocol.py``, the same file the
 tray runs; firmware/PROTOCOL.md describes it.
@@ -106,13 +116,16 @@ class SerialTray(Tray):
         retry_s: float = 0.5,
         silence_s: float = 3.0,
         hello_every_s: float = 1.0,
+        max_version: int = protocol.PROTOCOL_VERSION,
     ) -> None:
         super().__init__()
         self.config = config
         self.port = port or config.serial_port
         self.retry_s = retry_s
-        self.silence_s = silence_s  # no line for this long (3 missed heartbeats): the link is down
+        self.silence_s = silence_s  # no valid line for this long (3 missed heartbeats): the link is down
         self.hello_every_s = hello_every_s
+        self.max_version = max_version  # the newest protocol version offered in our hello
+        self.version = 1  # the version agreed with the tray on this connection
         self.rejects = protocol.Rejects()
         self.gaps = 0  # messages lost in transit, from sequence numbers
         self.received = 0  # good lines
@@ -128,6 +141,10 @@ class SerialTray(Tray):
         self._waiters_lock = threading.Lock()
         self._next_id = 1
         self._expected_seq: int | None = None
+        self._hello_ids: set[int] = set()  # hello commands sent this session, not yet answered
+        self._boot: int | None = None  # the tray's boot id (version 2), or None
+        self._last_t: int | None = None  # the tray's clock in the last message taken
+        self._upgrade_asked = False  # offered a newer version to this boot of the tray already
         self._version_reported = False
         self._absent_reported = False
         self._stop = threading.Event()
@@ -186,6 +203,7 @@ class SerialTray(Tray):
             "rejected": dict(self.rejects.by_code),
             "last_rejected": self.rejects.last,
             "gaps": self.gaps,
+            "protocol": self.version,
             "link_downs": self.link_downs,
             "firmware": self.hello.get("fw") if self.hello else None,
             "tray_rejected": self.heartbeat.get("rejected") if self.heartbeat else None,
@@ -210,7 +228,7 @@ class SerialTray(Tray):
             if ser is None:
                 raise ConnectionError("the tray is not connected")
             try:
-                ser.write(protocol.encode(protocol.command(cmd, command_id, **fields)))
+                ser.write(protocol.encode(protocol.command(cmd, command_id, self.version, **fields)))
             except (serial.SerialException, OSError) as err:
                 raise ConnectionError(f"cannot write to the tray: {err}") from err
 
@@ -311,25 +329,35 @@ class SerialTray(Tray):
             ser.write(b"\n")  # ends any half line the tray holds from an earlier session
             self._reader.reset()
             self._expected_seq = None
+            self._hello_ids.clear()
+            self._boot = self._last_t = None
+            self._upgrade_asked = False
+            self.version = 1  # every connection starts in version 1; the hello agrees on more
             self._version_reported = False
             synced = False  # nothing counts until the tray has said hello
-            last_line = last_hello_sent = 0.0
+            last_valid = last_hello_sent = 0.0
+            bytes_since_valid = 0
             while not self._stop.is_set():
                 now = time.monotonic()
                 if not synced and now - last_hello_sent >= self.hello_every_s:
                     last_hello_sent = now
-                    with self._write_lock:
-                        ser.write(protocol.encode(protocol.command("hello", 0)))
-                    if last_line == 0.0:
-                        last_line = now
-                if now - last_line > self.silence_s:
+                    self._send_hello()
+                    if last_valid == 0.0:
+                        last_valid = now
+                if now - last_valid > self.silence_s:
+                    if bytes_since_valid:
+                        return (f"no valid line from the tray on {path} for {self.silence_s:g} s "
+                                f"({bytes_since_valid} bytes of garbage)")
                     return f"no line from the tray on {path} for {self.silence_s:g} s"
                 data = ser.read(max(1, ser.in_waiting))
                 if not data:
                     continue
-                last_line = time.monotonic()
+                bytes_since_valid += len(data)
                 for line in self._reader.feed(data):
-                    synced = self._line(line, path, synced)
+                    synced, valid = self._line(line, path, synced)
+                    if valid:  # only a frame that passed every check proves the tray is alive
+                        last_valid = time.monotonic()
+                        bytes_since_valid = 0
             return "closed"
         except (serial.SerialException, OSError) as err:
             return f"{path}: {err}"
@@ -341,37 +369,76 @@ class SerialTray(Tray):
             except Exception:
                 pass
 
-    def _line(self, line: bytes, path: str, synced: bool) -> bool:
-        """Handle one line; returns whether the session is synced (has seen a hello)."""
+    def _send_hello(self) -> None:
+        """Ask the tray to say hello, offering our newest protocol version. Always a version 1
+        line, so a tray of either version understands it."""
+        command_id = self._new_id()
+        self._hello_ids.add(command_id)
+        with self._write_lock:
+            ser = self._serial
+            if ser is not None:
+                ser.write(protocol.encode(protocol.command("hello", command_id, 1, max_v=self.max_version)))
+
+    def _reject(self, code: str, detail: str, now: float) -> None:
+        self.rejects.count(code, detail)
+        if code == "version" and not self._version_reported:
+            self._version_reported = True
+            self.emit(HardwareFault(source="tray", message=f"the tray's firmware does not match: {detail}", t=now))
+
+    def _fresh_hello(self, message: dict[str, Any]) -> bool:
+        """Whether a hello starts the count of sequence numbers afresh.
+
+        It does when it is the first this session, when it answers a hello we
+        sent and nobody answered yet, or when the tray has restarted: a new
+        boot id (version 2). A version 1 tray has no boot id; its first message
+        after starting is a hello numbered 0 with its clock back near 0, so
+        that is what a restart looks like there (a replay of that very line
+        would pass too: version 2 closes that gap). Any other hello is an
+        ordinary message, and a replayed one is stale.
+        """
+        if self._expected_seq is None:
+            return True
+        if message.get("id") is not None and message["id"] in self._hello_ids:
+            return True
+        boot = message.get("boot")
+        if boot is not None:
+            return boot != self._boot
+        return message["seq"] == 0 and self._last_t is not None and message["t"] < self._last_t
+
+    def _line(self, line: bytes, path: str, synced: bool) -> tuple[bool, bool]:
+        """Handle one line; returns (whether the session is synced, whether the line was valid and new)."""
         now = time.monotonic()
         message, code, detail = protocol.decode_message(line)
         if message is None:
-            self.rejects.count(code, detail)
-            if code == "version" and not self._version_reported:
-                self._version_reported = True
-                self.emit(HardwareFault(source="tray", message=f"the tray's firmware does not match: {detail}", t=now))
-            return synced
+            self._reject(code, detail, now)
+            return synced, False
         kind = message["type"]
+        version = message["v"]
+        if version > self.max_version:
+            self._reject("version", f"protocol version {version}, this side speaks up to {self.max_version}", now)
+            return synced, False
         if not synced and kind != "hello":
-            return False  # left over from before our hello; the tray's state will be re-announced
-        self.received += 1
+            return False, True  # left over from before our hello; the tray's state will be re-announced
         seq = message["seq"]
-        if self._expected_seq is not None and kind != "hello":
-            self.gaps += protocol.seq_gap(self._expected_seq, seq)
+        if kind == "hello" and self._fresh_hello(message):
+            self._hello_ids.discard(message.get("id"))
+            if message.get("boot") != self._boot:
+                self._upgrade_asked = False  # a new boot of the tray: offer our version again
+            self._boot = message.get("boot")
+        else:
+            ahead = protocol.seq_ahead(self._expected_seq, seq)
+            if ahead is None:
+                self.rejects.count("stale", f"seq {seq} already seen or older (expected {self._expected_seq})")
+                return synced, False
+            if version < self.version:
+                self._reject("version", f"a version {version} {kind} after version {self.version} was agreed", now)
+                return synced, False
+            self.gaps += ahead
         self._expected_seq = 0 if seq >= protocol.MAX_SEQ else seq + 1
+        self._last_t = message["t"]
+        self.received += 1
         if kind == "hello":
-            self.hello = message
-            if not self._up:
-                self._up = True
-                self._absent_reported = False
-                detail = f"{path}: firmware {message['fw']}, protocol v{message['v']}, sensor {message['sensor']}"
-                self.emit(LinkUp(link="serial", detail=detail, t=now))
-                if message["sensor"] != "ok":
-                    self.emit(HardwareFault(source="tray", message=f"distance sensor {message['sensor']}", t=now))
-                self._configure(message)
-            if message.get("dice") is not None and message["dice"] != self._heat:
-                self._heat = message["dice"]  # the stack may have changed while we were away
-                self.emit(HeatHeight(dice=self._heat, t=now))
+            self._hello(message, path, now)
         elif kind == "heartbeat":
             self.heartbeat = message
         elif kind in ("height", "added", "removed"):
@@ -386,7 +453,32 @@ class SerialTray(Tray):
                 if not waiter.done.is_set() and waiter.match(message):
                     waiter.message = message
                     waiter.done.set()
-        return True
+        return True, True
+
+    def _hello(self, message: dict[str, Any], path: str, now: float) -> None:
+        """The tray introduced itself: agree on the version, bring the link up, catch up with its state."""
+        self.hello = message
+        self.version = message["v"]
+        wanted = min(self.max_version, message.get("max_v") or 1)
+        upgrading = self.version < wanted and not self._upgrade_asked
+        if upgrading:
+            self._upgrade_asked = True  # once per boot of the tray: never a loop of hellos
+            try:
+                self._send_hello()
+            except (serial.SerialException, OSError):
+                pass  # the link is failing; the session will notice
+        if not self._up:
+            self._up = True
+            self._absent_reported = False
+            version = f"v{message['v']}" + (f", asking for v{wanted}" if upgrading else "")
+            detail = f"{path}: firmware {message['fw']}, protocol {version}, sensor {message['sensor']}"
+            self.emit(LinkUp(link="serial", detail=detail, t=now))
+            if message["sensor"] != "ok":
+                self.emit(HardwareFault(source="tray", message=f"distance sensor {message['sensor']}", t=now))
+            self._configure(message)
+        if message.get("dice") is not None and message["dice"] != self._heat:
+            self._heat = message["dice"]  # the stack may have changed while we were away
+            self.emit(HeatHeight(dice=self._heat, t=now))
 
     def _configure(self, hello: dict[str, Any]) -> None:
         """Bring the tray's settings in line with our configuration (no waiting: acks come back later)."""

@@ -71,7 +71,8 @@ def feed_steady(app, mm, n, start_ms, period_ms=33):
 def test_the_tray_says_hello_with_its_versions_and_settings():
     app, link = make({"budget_ms": 20, "empty_mm": 400, "die_mm": 18.0})
     hello = link.of("hello")[0]
-    assert hello["v"] == protocol.PROTOCOL_VERSION and hello["fw"]
+    # Nobody has offered more yet, so version 1, naming the newest it speaks.
+    assert hello["v"] == 1 and hello["max_v"] == protocol.PROTOCOL_VERSION and hello["fw"]
     assert hello["sensor"] == "ok" and hello["budget_ms"] == 20
     assert hello["empty_mm"] == 400 and hello["die_mm"] == 18.0 and hello["calibrated"] is False
 
@@ -184,7 +185,7 @@ def test_reboot_is_acknowledged_before_the_board_restarts():
 
 def test_garbage_from_the_pi_is_answered_with_an_error_and_counted():
     app, link = make()
-    app.on_bytes(b"hello?\n{not json}\n" + b"x" * 900 + b"\n" + b'{"v":2,"id":1,"cmd":"ping"}\n', 5)
+    app.on_bytes(b"hello?\n{not json}\n" + b"x" * 900 + b"\n" + b'{"v":3,"id":1,"cmd":"ping"}\n', 5)
     codes = [m["detail"].split(":")[0] for m in link.of("error")]
     # The first line is the tail of something sent before: counted, not answered. The long one
     # comes first in the error stream because it is noticed while the bytes are still arriving.
@@ -371,3 +372,117 @@ def test_the_tray_sends_every_message_type_the_protocol_defines():
     cmd(app, t, "calibrate", 2, step="empty")
     feed_steady(app, 320, CALIBRATION_SAMPLES, t + 1)
     assert set(link.types()) == set(protocol.MESSAGES)
+
+
+# -- protocol version 2, agreed in the hello (issue 19, defect 10) ------------------
+def raw_link():
+    """A link that keeps the raw bytes too, to look at the CRC."""
+    link = Link()
+    link.raw = []
+    write = link.write
+
+    def keep(data):
+        link.raw.append(data)
+        return write(data)
+
+    return link, keep
+
+
+def test_a_pi_offering_version_2_gets_every_line_with_a_crc_from_then_on():
+    link, write = raw_link()
+    app = TrayApp(write)
+    app.start(0)
+    cmd(app, 5, "hello", 3, max_v=2)
+    hello = link.of("hello")[-1]
+    assert hello["v"] == 2 and hello["id"] == 3 and hello["max_v"] == 2 and "boot" in hello
+    app.tick(1000)
+    assert link.messages[-1]["type"] == "heartbeat" and link.messages[-1]["v"] == 2
+    assert all(line.rstrip(b"\n")[-5:-4] == b"*" for line in link.raw[1:])
+    assert link.raw[0].rstrip(b"\n").endswith(b"}")  # the first hello, before the offer, was version 1
+
+
+def test_an_old_pi_without_max_v_keeps_version_1():
+    app, link = make()
+    cmd(app, 5, "hello", 3)
+    cmd(app, 6, "ping", 4)
+    assert [m["v"] for m in link.messages] == [1, 1, 1]
+    assert link.of("ack")[-1]["id"] == 4
+
+
+def v2_command(name, command_id, **fields):
+    return protocol.encode(protocol.command(name, command_id, 2, **fields))
+
+
+def test_after_version_2_a_command_without_a_crc_is_refused_but_hello_starts_over():
+    app, link = make()
+    cmd(app, 5, "hello", 3, max_v=2)
+    app.on_bytes(v2_command("ping", 4), 6)
+    assert link.of("ack")[-1]["id"] == 4
+    cmd(app, 7, "ping", 5)  # version 1, no CRC
+    assert link.of("ack")[-1]["id"] == 4
+    assert link.of("error")[-1]["detail"].startswith("version:")
+    cmd(app, 8, "hello", 6)  # an older Pi takes over the port: back to version 1
+    assert link.of("hello")[-1]["v"] == 1
+    cmd(app, 9, "ping", 7)
+    assert link.of("ack")[-1]["id"] == 7
+
+
+def test_a_damaged_command_fails_its_crc_and_is_not_obeyed():
+    hooks = RecordingHooks()
+    app, link = make(hooks=hooks)
+    cmd(app, 5, "hello", 3, max_v=2)
+    app.on_bytes(v2_command("budget", 4, ms=20).replace(b'"ms":20', b'"ms":25'), 6)
+    assert hooks.calls == [] and link.of("ack") == []
+    assert link.of("error")[-1]["detail"].startswith("crc:") and app.rejects.by_code == {"crc": 1}
+
+
+def test_a_new_listener_on_the_port_starts_again_from_version_1():
+    app, link = make()
+    cmd(app, 5, "hello", 3, max_v=2)
+    app.on_connect(10)
+    hello = link.of("hello")[-1]
+    assert hello["v"] == 1 and hello["max_v"] == 2 and "id" not in hello
+
+
+def test_a_tray_that_speaks_only_version_1_behaves_like_the_old_firmware():
+    app, link = make({"max_version": 1})
+    cmd(app, 5, "hello", 3, max_v=2)
+    hello = link.of("hello")[-1]
+    assert hello["v"] == 1 and "max_v" not in hello and "boot" not in hello
+    app.on_bytes(v2_command("ping", 4), 6)
+    assert link.of("ack") == [] and link.of("error")[-1]["detail"].startswith("version:")
+
+
+def test_each_start_of_the_tray_has_its_own_boot_id():
+    first, _ = make()
+    second, _ = make()
+    assert first.boot_id != second.boot_id
+
+
+def _padded_command(size, ending):
+    obj = protocol.command("ping", 9, pad="")
+    obj["pad"] = "p" * (size - len(json.dumps(obj, separators=(",", ":"))))
+    data = json.dumps(obj, separators=(",", ":")).encode()
+    assert len(data) == size
+    return data + ending
+
+
+def test_a_command_of_exactly_the_limit_is_taken_with_either_line_ending():
+    app, link = make()
+    for ending in (b"\n", b"\r\n"):
+        app.on_bytes(_padded_command(protocol.MAX_LINE, ending), 5)
+    assert [a["id"] for a in link.of("ack")] == [9, 9]
+    app.on_bytes(_padded_command(protocol.MAX_LINE + 1, b"\r\n"), 6)
+    assert len(link.of("ack")) == 2 and app.rejects.by_code == {"too_long": 1}
+
+
+def test_start_up_problems_follow_every_hello_until_they_are_solved():
+    app, link = make({"impact_threshold": 0.05, "quiet_level": 0.2})
+    app.set_problem("sensor", "sensor_missing", "no VL53L0X at 0x29")
+    cmd(app, 5, "hello", 3)
+    after = link.types()[link.types().index("hello", 1):]
+    assert after[:3] == ["hello", "error", "error"]
+    assert {m["code"] for m in link.of("error")[-2:]} == {"bad_settings", "sensor_missing"}
+    app.clear_problem("sensor")
+    cmd(app, 6, "hello", 4)
+    assert link.types()[-2:] == ["hello", "error"] and link.of("error")[-1]["code"] == "bad_settings"

@@ -21,7 +21,7 @@ from firmware.tray.protocol import (
     decode_command,
     decode_message,
     encode,
-    seq_gap,
+    seq_ahead,
 )
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -128,10 +128,11 @@ def _longest(rule):
         return max(rule[1], key=len)
 
 
+@pytest.mark.parametrize("version", protocol.VERSIONS)
 @pytest.mark.parametrize("kind", sorted(MESSAGES))
-def test_the_largest_possible_message_still_fits_a_line(kind):
+def test_the_largest_possible_message_still_fits_a_line(kind, version):
     required, optional = MESSAGES[kind]
-    obj = {"v": 1, "type": kind, "seq": protocol.MAX_SEQ, "t": 10**12}  # t: 31 years of uptime
+    obj = {"v": version, "type": kind, "seq": protocol.MAX_SEQ, "t": 10**12}  # t: 31 years of uptime
     for name, rule in required + optional:
         obj[name] = _longest(rule)
     assert len(encode(obj)) <= MAX_LINE + 1
@@ -145,7 +146,7 @@ BAD_LINES = [
     (b"[1,2,3]", "not_object"),
     (b'"hello"', "not_object"),
     (line({"seq": 1, "t": 0, "type": "height", "dice": 2}), "missing_field"),
-    (line(msg("height", dice=2) | {"v": 2}), "version"),
+    (line(msg("height", dice=2) | {"v": 3}), "version"),  # 3: a version neither side speaks yet
     (line(msg("height", dice=2) | {"v": "1"}), "version"),
     (line(msg("height", dice=2) | {"v": True}), "version"),
     (line(msg("teleport", dice=2)), "unknown_type"),
@@ -177,8 +178,8 @@ def test_bad_tray_lines_are_rejected_with_a_reason(data, expected):
 
 
 def test_a_version_mismatch_names_both_versions():
-    _, code, detail = decode_message(line(msg("height", dice=2) | {"v": 2}))
-    assert code == "version" and "2" in detail and "1" in detail
+    _, code, detail = decode_message(line(msg("height", dice=2) | {"v": 3}))
+    assert code == "version" and "3" in detail and "1 and 2" in detail
 
 
 def test_the_reason_names_the_field_and_its_range():
@@ -331,7 +332,7 @@ def test_the_reader_never_returns_an_oversized_or_newline_line(chunks):
     for chunk in chunks:
         for got in reader.feed(chunk):
             assert len(got) <= MAX_LINE and b"\n" not in got
-        assert len(reader._buf) <= MAX_LINE
+        assert len(reader._buf) <= MAX_LINE + 1  # room for the \r of a \r\n, never more
 
 
 # -- sequence numbers -------------------------------------------------------
@@ -344,10 +345,30 @@ def test_sequence_numbers_count_up_and_wrap():
 
 @pytest.mark.parametrize(
     "expected,seq,gap",
-    [(5, 5, 0), (5, 8, 3), (5, 0, 0), (protocol.MAX_SEQ, 1, 2), (protocol.MAX_SEQ, protocol.MAX_SEQ, 0)],
+    [
+        (5, 5, 0),
+        (5, 8, 3),
+        (protocol.MAX_SEQ, 1, 2),  # wrapped: MAX_SEQ and 0 were lost
+        (protocol.MAX_SEQ, protocol.MAX_SEQ, 0),
+        (0, 0, 0),
+    ],
 )
 def test_gaps_in_sequence(expected, seq, gap):
-    assert seq_gap(expected, seq) == gap
+    assert seq_ahead(expected, seq) == gap
+
+
+@pytest.mark.parametrize(
+    "expected,seq",
+    [
+        (5, 4),  # the last one again: a duplicate
+        (5, 0),  # older
+        (0, protocol.MAX_SEQ),  # just before the wrap, seen already
+        (3, protocol.MAX_SEQ - 10),  # from before the wrap
+        (protocol.MAX_SEQ // 2 - 10, 0),  # more than half the circle back counts as behind
+    ],
+)
+def test_a_sequence_number_already_seen_or_older_is_stale(expected, seq):
+    assert seq_ahead(expected, seq) is None
 
 
 # -- the documentation and the code name the same messages ------------------
@@ -380,8 +401,9 @@ def test_protocol_md_states_the_limits_the_code_uses():
 def test_the_example_session_in_protocol_md_is_valid():
     text = DOC.read_text()
     example = text[text.index("## An example session") :]
-    lines = re.findall(r"^(Pi|tray) +(\{.*\})$", example, re.M)
+    lines = re.findall(r"^(Pi|tray) +(\{.*\}(?:\*[0-9A-F]{4})?)$", example, re.M)
     assert len(lines) >= 8
+    assert any(body.endswith("}") for _, body in lines) and any(not body.endswith("}") for _, body in lines)
     for who, body in lines:
         decoded, code, detail = (decode_command if who == "Pi" else decode_message)(body.encode())
         assert code is None, (body, detail)
@@ -389,3 +411,115 @@ def test_the_example_session_in_protocol_md_is_valid():
 
 def test_no_float_special_values_leak_out_of_encode():
     assert math.isfinite(decode_message(encode(msg("impact", strength=0.25))[:-1])[0]["strength"])
+
+
+# -- version 2: the CRC (issue 19, defect 10) ----------------------------------------
+def test_the_crc_is_crc16_ccitt_false_in_both_implementations():
+    assert protocol.crc16(b"123456789") == protocol.crc16_py(b"123456789") == 0x29B1
+    assert protocol.crc16(b"") == 0xFFFF
+
+
+@FUZZ
+@given(st.binary(max_size=600))
+def test_the_trays_plain_python_crc_matches_the_pis(data):
+    import binascii
+
+    assert protocol.crc16_py(data) == binascii.crc_hqx(data, 0xFFFF)
+
+
+def test_a_version_2_line_is_the_json_then_star_and_four_hex_digits():
+    data = encode(msg("collapse", fell=3, standing=2) | {"v": 2})
+    body, _, check = data[:-1].rpartition(b"*")
+    assert re.fullmatch(rb"[0-9A-F]{4}", check) and int(check, 16) == protocol.crc16(body)
+    assert json.loads(body)["fell"] == 3
+
+
+@FUZZ
+@given(valid_messages())
+def test_every_valid_message_decodes_to_itself_in_version_2(obj):
+    obj["v"] = 2
+    decoded, code, detail = decode_message(encode(obj)[:-1])
+    assert code is None, detail
+    assert decoded == obj
+
+
+@FUZZ
+@given(valid_commands())
+def test_every_valid_command_decodes_to_itself_in_version_2(obj):
+    obj["v"] = 2
+    decoded, code, detail = decode_command(encode(obj)[:-1])
+    assert code is None, detail
+    assert decoded == obj
+
+
+@FUZZ
+@given(valid_messages(), st.data())
+def test_any_one_damaged_byte_in_a_version_2_line_is_caught(obj, data):
+    obj["v"] = 2
+    raw = bytearray(encode(obj)[:-1])
+    at = data.draw(st.integers(0, len(raw) - 1))
+    new = data.draw(st.integers(0, 255).filter(lambda b: b != raw[at]))
+    raw[at] = new
+    decoded, code, _ = decode_message(bytes(raw))
+    assert decoded is None and code in protocol.REJECT_CODES
+
+
+def test_a_damage_that_keeps_the_json_valid_is_caught_by_the_crc_alone():
+    good = encode(msg("collapse", fell=3, standing=2) | {"v": 2})[:-1]
+    damaged = good.replace(b'"fell":3', b'"fell":5')
+    assert decode_message(damaged)[:2] == (None, "crc")
+    v1 = encode(msg("collapse", fell=3, standing=2))[:-1].replace(b'"fell":3', b'"fell":5')
+    assert decode_message(v1)[0]["fell"] == 5  # what version 1 could not see
+
+
+def _with_crc(body):
+    return body + b"*%04X" % protocol.crc16(body)
+
+
+@pytest.mark.parametrize(
+    "data,expected",
+    [
+        (line(msg("height", dice=2) | {"v": 2}), "crc"),  # version 2 without its CRC
+        (_with_crc(encode(msg("height", dice=2))[:-1]), "version"),  # version 1 with a (right) CRC
+        (encode(msg("height", dice=2) | {"v": 2})[:-5] + b"*0000", "crc"),
+        (encode(msg("height", dice=2) | {"v": 2})[:-1].lower(), "not_json"),  # lower-case hex is not a CRC
+    ],
+)
+def test_a_version_and_its_crc_must_go_together(data, expected):
+    decoded, code, detail = decode_message(data)
+    assert decoded is None and code == expected and detail
+
+
+def test_commands_are_written_in_the_version_asked_for():
+    assert encode(command("ping", 1))[:-1].endswith(b"}")
+    two = encode(command("ping", 1, 2))[:-1]
+    assert two.startswith(b'{"v":2,') and decode_command(two)[0] == {"v": 2, "id": 1, "cmd": "ping"}
+
+
+# -- line endings at the limit --------------------------------------------------------
+def _exactly(size):
+    obj = msg("height", dice=2, pad="")
+    obj["pad"] = "p" * (size - len(json.dumps(obj, separators=(",", ":"))))
+    data = json.dumps(obj, separators=(",", ":")).encode()
+    assert len(data) == size
+    return data
+
+
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n"], ids=["LF", "CRLF"])
+def test_a_line_of_exactly_the_limit_is_kept_however_the_reads_split_it(ending):
+    data = _exactly(MAX_LINE) + ending
+    for cut in range(len(data) - 5, len(data) + 1):
+        reader = LineReader()
+        out = reader.feed(data[:cut]) + reader.feed(data[cut:])
+        assert out == [data[: MAX_LINE]] and reader.rejects.total == 0, cut
+
+
+@pytest.mark.parametrize("tail", [b"\n", b"\r\n", b"\rx\n"])
+def test_one_byte_over_the_limit_is_too_long_with_any_ending(tail):
+    reader = LineReader()
+    good = encode(msg("height", dice=3))
+    out = reader.feed(_exactly(MAX_LINE + 1) + tail + good) if tail != b"\rx\n" else reader.feed(
+        _exactly(MAX_LINE) + tail + good
+    )
+    assert out == [good[:-1]]
+    assert reader.rejects.by_code == {"too_long": 1}

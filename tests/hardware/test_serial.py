@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import os
 import select
 import threading
@@ -36,11 +37,13 @@ from hardware.events import (
 class ScriptedTray:
     """The tray end of a pty, driven line by line by the test."""
 
-    def __init__(self, link=None):
+    def __init__(self, link=None, version=1, boot=None):
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.device = os.ttyname(self.slave)
         self.seq = 0
+        self.version = version  # 2: every line with its CRC, and the hello names max_v and boot
+        self.boot = boot if boot is not None else 1234
         self._pending = b""
         if link is not None:
             tmp = link.with_name(link.name + ".new")
@@ -48,15 +51,23 @@ class ScriptedTray:
             os.symlink(self.device, tmp)
             os.replace(tmp, link)
 
-    def send(self, kind, **fields):
-        obj = {"v": 1, "seq": self.seq, "t": 1000 + self.seq, "type": kind}
+    def line(self, kind, **fields):
+        """The bytes of one message (without sending it); the sequence number moves on."""
+        obj = {"v": self.version, "seq": self.seq, "t": 1000 + self.seq, "type": kind}
         obj.update(fields)
-        self.seq += 1
-        self.raw(json.dumps(obj).encode() + b"\n")
+        self.seq = 0 if self.seq >= protocol.MAX_SEQ else self.seq + 1
+        return protocol.encode(obj) if self.version >= 2 else json.dumps(obj).encode() + b"\n"
+
+    def send(self, kind, **fields):
+        data = self.line(kind, **fields)
+        self.raw(data)
+        return data
 
     def hello(self, command_id=0, **overrides):
         fields = dict(fw="9.9.9", sensor="ok", budget_ms=33, settle_ms=600, raw=False, calibrated=True,
                       empty_mm=320, die_mm=16.0, id=command_id)
+        if self.version >= 2:
+            fields.update(max_v=self.version, boot=self.boot)
         fields.update(overrides)
         self.send("hello", **fields)
 
@@ -261,10 +272,10 @@ def test_garbage_and_broken_lines_are_counted_by_reason_and_reading_goes_on(conn
 def test_a_tray_speaking_another_protocol_version_is_reported_once(connected):
     tray, port, events = connected
     for _ in range(3):
-        tray.raw(b'{"v":2,"seq":1,"t":1,"type":"height","dice":2}\n')
+        tray.raw(b'{"v":3,"seq":1,"t":1,"type":"height","dice":2}\n')  # 3: a version this Pi does not speak
     settle_lines(port, tray, events)
     faults = [f for f in events.of(HardwareFault) if "does not match" in f.message]
-    assert len(faults) == 1 and "2" in faults[0].message
+    assert len(faults) == 1 and "3" in faults[0].message
     assert port.rejects.by_code == {"version": 3}
 
 
@@ -434,3 +445,240 @@ def test_auto_finds_the_tray_on_usb_and_finds_it_again_under_a_new_name(monkeypa
             second.close()
     finally:
         port.close()
+
+
+# -- a link that trusts nothing (issue 19, defect 10) ----------------------------------
+def _keep_sending(tray, data, stop, every=0.05):
+    def run():
+        while not stop.is_set():
+            try:
+                tray.raw(data)
+            except OSError:
+                return
+            stop.wait(every)
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize(
+    "noise",
+    [b"\x00\xffgarbage\n", b'{"v":1,"seq":1,"t":1,"type":"height"}\n', b"no newline ever "],
+    ids=["garbage lines", "invalid frames", "bytes without a newline"],
+)
+def test_a_tray_that_sends_nothing_valid_is_declared_down(connected, noise):
+    tray, port, events = connected  # silence_s is 1 s here
+    stop = threading.Event()
+    _keep_sending(tray, noise, stop)
+    try:
+        down = events.wait_for(LinkDown, timeout=3.0)
+    finally:
+        stop.set()
+    assert "no valid line" in down.reason and "garbage" in down.reason
+    assert not port.connected
+    assert len(port._reader._buf) <= protocol.MAX_LINE + 1  # an endless line is never kept
+
+
+def test_bytes_without_a_newline_are_dropped_and_counted_once_over_the_limit(connected):
+    tray, port, events = connected
+    tray.raw(b"z" * (protocol.MAX_LINE * 4))
+    tray.send("height", dice=4)  # its line starts inside the long one, so it goes with it
+    tray.send("height", dice=5)
+    events.wait_for(HeatHeight, where=lambda e: e.dice == 5)
+    assert port.rejects.by_code == {"too_long": 1}
+    assert [e.dice for e in events.of(HeatHeight)] == [5]
+
+
+def test_a_replayed_collapse_is_not_shown_twice(connected):
+    tray, port, events = connected
+    tray.send("height", dice=6)
+    fall = tray.send("collapse", fell=3, standing=3)
+    tray.raw(fall)  # the same line again
+    tray.raw(fall)
+    settle_lines(port, tray, events)
+    assert [(c.fell, c.standing) for c in events.of(Collapse)] == [(3, 3)]
+    assert port.rejects.by_code == {"stale": 2}
+    assert port.gaps == 0
+
+
+def test_an_older_sequence_number_is_stale_and_its_message_ignored(connected):
+    tray, port, events = connected
+    old = tray.line("collapse", fell=2, standing=1)  # built first, so it has the lower number...
+    tray.send("height", dice=5)
+    tray.raw(old)  # ...and arrives after a newer one
+    settle_lines(port, tray, events)
+    assert events.of(Collapse) == [] and port.heat != 1
+    assert port.rejects.by_code == {"stale": 1}
+
+
+def test_sequence_numbers_wrap_without_a_false_replay(link):
+    tray = ScriptedTray(link)
+    tray.seq = protocol.MAX_SEQ - 2  # a tray that has been up a long time
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, hello_every_s=0.2)
+    events = Events(port)
+    try:
+        tray.answer_hello()
+        events.wait_for(LinkUp)
+        tray.send("height", dice=4)
+        last = tray.send("height", dice=5)  # MAX_SEQ
+        assert b'"seq": %d' % protocol.MAX_SEQ in last
+        wrapped = tray.send("collapse", fell=1, standing=4)  # seq 0: taken, not a replay
+        tray.send("height", dice=6)  # seq 1
+        tray.raw(wrapped)  # seq 0 again: a replay, after the wrap
+        tray.raw(last)  # from before the wrap
+        settle_lines(port, tray, events)
+        assert [c.fell for c in events.of(Collapse)] == [1]
+        assert port.rejects.by_code == {"stale": 2} and port.gaps == 0
+    finally:
+        port.close()
+        tray.close()
+
+
+def test_a_tray_that_restarts_starts_its_count_again_with_a_new_hello(connected):
+    tray, port, events = connected
+    for dice in (3, 4, 5):
+        tray.send("height", dice=dice)
+    events.wait_for(HeatHeight, where=lambda e: e.dice == 5)
+    tray.seq = 0  # rebooted: its count and its clock start again
+    tray.hello(command_id=None, dice=2)
+    tray.send("collapse", fell=1, standing=1)
+    assert events.wait_for(Collapse).standing == 1
+    assert port.heat == 1 and port.rejects.by_code == {}
+
+
+def test_a_replayed_hello_does_not_rewind_the_tray(connected):
+    tray, port, events = connected
+    replay = tray.line("hello", fw="9.9.9", sensor="ok", budget_ms=33, settle_ms=600, raw=False, calibrated=True,
+                       empty_mm=320, die_mm=16.0, dice=7)
+    tray.raw(replay)
+    tray.send("collapse", fell=3, standing=4)
+    tray.raw(replay)  # the hello again, from the same boot: its number is behind
+    settle_lines(port, tray, events)
+    assert [e.dice for e in events.of(HeatHeight)][:1] == [7]
+    assert port.heat != 7
+    assert port.rejects.by_code == {"stale": 1}
+
+
+def _padded(tray, kind, size, ending, **fields):
+    """One valid message of exactly ``size`` bytes before its line ending (an unknown field pads it)."""
+    fields["pad"] = ""
+    bare = len(tray.line(kind, **fields)) - 1
+    tray.seq -= 1
+    fields["pad"] = "p" * (size - bare)
+    data = tray.line(kind, **fields)[:-1]
+    assert len(data) == size
+    return data + ending
+
+
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n"], ids=["LF", "CRLF"])
+def test_a_frame_of_exactly_the_limit_is_taken_with_either_line_ending(connected, ending):
+    tray, port, events = connected
+    tray.raw(_padded(tray, "height", protocol.MAX_LINE, ending, dice=9))
+    assert events.wait_for(HeatHeight, where=lambda e: e.dice == 9)
+    tray.raw(_padded(tray, "height", protocol.MAX_LINE + 1, ending, dice=10))
+    settle_lines(port, tray, events)
+    assert port.rejects.by_code == {"too_long": 1}
+    assert 10 not in [e.dice for e in events.of(HeatHeight)]
+
+
+# -- protocol version 2: negotiated in the hello, every line with a CRC ------------------------
+@pytest.fixture
+def connected_v2(link):
+    tray = ScriptedTray(link, version=2)
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, silence_s=1.0, hello_every_s=0.2)
+    events = Events(port)
+    tray.answer_hello()
+    events.wait_for(LinkUp)
+    yield tray, port, events
+    port.close()
+    tray.close()
+
+
+def test_the_pi_offers_version_2_and_a_version_1_tray_keeps_version_1(connected):
+    tray, port, events = connected
+    assert port.version == 1 and port.stats()["protocol"] == 1
+    _answer(tray, "budget", ok=True)
+    port.set_timing_budget(20)  # the old tray takes it and answers
+    port.send("ping")
+    [ping] = [c for c in tray.commands(want="ping") if c["cmd"] == "ping"]
+    assert ping["v"] == 1
+
+
+def test_the_hello_offers_version_2_in_a_line_a_version_1_tray_can_read(link):
+    tray = ScriptedTray(link)
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, hello_every_s=0.2)
+    try:
+        raw = b""
+        end = time.monotonic() + 2
+        while b"hello" not in raw.partition(b"\n{")[2] and time.monotonic() < end:
+            if select.select([tray.master], [], [], 0.05)[0]:
+                raw += os.read(tray.master, 4096)
+        hello = [json.loads(x) for x in raw.split(b"\n") if x.strip()][0]
+        assert hello["v"] == 1 and hello["cmd"] == "hello" and hello["max_v"] == 2
+    finally:
+        port.close()
+        tray.close()
+
+
+def test_a_version_2_tray_gets_commands_with_a_crc(connected_v2):
+    tray, port, events = connected_v2
+    assert port.version == 2
+    port.send("ping")
+    raw = b""
+    end = time.monotonic() + 2
+    while b"ping" not in raw and time.monotonic() < end:
+        if select.select([tray.master], [], [], 0.05)[0]:
+            raw += os.read(tray.master, 4096)
+    ping = [x for x in raw.split(b"\n") if b"ping" in x][0]
+    assert ping.startswith(b'{"v":2,') and re.fullmatch(rb".*\}\*[0-9A-F]{4}", ping)
+    assert protocol.decode_command(ping)[0]["cmd"] == "ping"
+
+
+def test_a_damaged_line_fails_its_crc_and_is_not_shown(connected_v2):
+    tray, port, events = connected_v2
+    good = tray.line("collapse", fell=3, standing=2)
+    damaged = good.replace(b'"fell":3', b'"fell":5')  # still valid JSON: only the CRC can tell
+    tray.raw(damaged)
+    settle_lines(port, tray, events)
+    assert events.of(Collapse) == []
+    assert port.rejects.by_code == {"crc": 1}
+
+
+def test_after_version_2_is_agreed_a_line_without_a_crc_is_refused(connected_v2):
+    tray, port, events = connected_v2
+    tray.version = 1
+    tray.send("collapse", fell=2, standing=1)
+    tray.version = 2
+    settle_lines(port, tray, events)
+    assert events.of(Collapse) == []
+    assert port.rejects.by_code == {"version": 1}
+
+
+def test_a_version_2_tray_that_restarts_is_known_by_its_new_boot_id(connected_v2):
+    tray, port, events = connected_v2
+    for dice in (3, 4, 5):
+        tray.send("height", dice=dice)
+    tray.seq, tray.boot = 0, 999  # restarted: a new boot id, its count from 0 (its clock too)
+    tray.hello(command_id=None, dice=2)
+    tray.send("collapse", fell=2, standing=0)
+    assert events.wait_for(Collapse).standing == 0 and port.rejects.by_code == {}
+
+
+def test_a_replayed_hello_from_the_same_boot_is_stale_even_its_first(link):
+    tray = ScriptedTray(link, version=2)
+    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, hello_every_s=0.2)
+    events = Events(port)
+    try:
+        tray.commands(want="hello")
+        boot_hello = tray.line("hello", fw="9.9.9", sensor="ok", budget_ms=33, settle_ms=600, raw=False,
+                               calibrated=True, empty_mm=320, die_mm=16.0, dice=7, max_v=2, boot=tray.boot)
+        tray.raw(boot_hello)  # seq 0, straight after starting
+        events.wait_for(LinkUp)
+        tray.send("collapse", fell=3, standing=4)
+        tray.raw(boot_hello)  # a version 1 Pi could take this for a restart; the boot id says it is not
+        settle_lines(port, tray, events)
+        assert port.heat != 7 and [e.dice for e in events.of(HeatHeight)].count(7) == 1
+        assert port.rejects.by_code == {"stale": 1}
+    finally:
+        port.close()
+        tray.close()

@@ -155,3 +155,46 @@ def test_keys_typed_at_the_virtual_tray_drive_the_table(tmp_path, capsys):
         assert _command(vt, "q") is False
     finally:
         vt.close()
+
+
+# -- protocol versions end to end (issue 19, defect 10) ------------------------------
+def _fall_reaches_the_pi(vt, port, events):
+    events.wait_for(LinkUp)
+    events.wait_for(HeatHeight, where=lambda e: e.dice == 5)
+    vt.topple(2)
+    assert events.wait_for(Collapse).standing == 3
+    assert port.rejects.by_code == {} and port.gaps == 0
+
+
+@pytest.mark.parametrize(
+    "tray_speaks,pi_speaks,agreed",
+    [(2, 2, 2), (1, 2, 1), (2, 1, 1)],
+    ids=["new tray, new Pi", "old tray, new Pi", "new tray, old Pi"],
+)
+def test_trays_and_pis_of_either_version_agree_and_work(tmp_path, tray_speaks, pi_speaks, agreed):
+    vt = VirtualTray(Config(), seed=5, link=tmp_path / "tray", start_dice=5, max_version=tray_speaks).start()
+    port = SerialTray(Config().tray, port=vt.path, retry_s=0.05, max_version=pi_speaks)
+    events = Events(port)
+    try:
+        _fall_reaches_the_pi(vt, port, events)
+        deadline = time.monotonic() + 2
+        while port.version != agreed and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert port.version == agreed and vt.app.sequencer.version == agreed
+        assert port.ping() < 0.5  # commands in the agreed version get their answer
+        assert port.rejects.by_code == {} and vt.app.rejects.total == 0
+    finally:
+        port.close()
+        vt.close()
+
+
+def test_a_virtual_tray_sending_only_garbage_is_declared_down(table):
+    vt, port, events = table
+    vt._stop.set()  # the firmware loop hangs...
+    vt._thread.join(timeout=2)
+    stop = time.monotonic() + 5
+    while not events.of(LinkDown) and time.monotonic() < stop:
+        vt.inject(b"\x00\xff noise, never a valid frame\n")  # ...and the line is full of noise
+        time.sleep(0.05)
+    down = events.wait_for(LinkDown, timeout=0.5)
+    assert "no valid line" in down.reason
