@@ -17,9 +17,9 @@ from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from kiosk.pin import DEFAULT_PIN, HASH_PATTERN, PIN_PATTERN, hash_pin
+from kiosk.pin import DEFAULT_PIN, HASH_PATTERN, PIN_PATTERN
 
 DEFAULTS = Path(__file__).with_name("table-noir.toml")
 
@@ -122,30 +122,21 @@ class GeometryConfig(Strict):
 
 
 class KioskConfig(Strict):
-    """The kiosk's own settings. The operator PIN is kept only as a salted hash
-    (``kiosk.pin``): a plain ``operator_pin`` is hashed as the file is read and then
-    forgotten, and ``plain_pin_in_file`` tells the operator menu to say so."""
+    """The kiosk's own settings. The operator PIN is best given as its salted hash
+    (``operator_pin_hash``, which wins when both are set); a plain ``operator_pin`` is
+    hashed by the kiosk when it starts, and the operator menu asks for the hash instead.
+    Neither is ever shown in a repr or an error message."""
 
-    operator_pin: str | None = Field(DEFAULT_PIN, pattern=PIN_PATTERN,
+    operator_pin: str | None = Field(DEFAULT_PIN, pattern=PIN_PATTERN, repr=False,
                                      description="4-8 digits (0-9) that open the operator menu")
-    operator_pin_hash: str | None = Field(None, pattern=HASH_PATTERN,
+    operator_pin_hash: str | None = Field(None, pattern=HASH_PATTERN, repr=False,
                                           description="the operator PIN as `table-noir pin-hash` prints it")
     idle_attract_s: int = Field(300, ge=30, le=7200, description="idle time before attract mode")
-    _plain_pin: bool = PrivateAttr(False)
-
-    @model_validator(mode="after")
-    def _keep_only_a_hash(self) -> "KioskConfig":
-        if self.operator_pin is not None:
-            if self.operator_pin_hash is None:
-                self.operator_pin_hash = hash_pin(self.operator_pin)
-                self._plain_pin = self.operator_pin != DEFAULT_PIN
-            self.operator_pin = None
-        return self
 
     @property
     def plain_pin_in_file(self) -> bool:
-        """True when the file gave its own PIN in plain text (better: its hash)."""
-        return self._plain_pin
+        """True when the PIN in force is a plain one of the site's own (better: its hash)."""
+        return self.operator_pin_hash is None and self.operator_pin not in (None, DEFAULT_PIN)
 
 
 class Config(Strict):

@@ -663,6 +663,20 @@ def make_app_class():
         # -- operator ----------------------------------------------------------------
 
         @property
+        def pin_hash(self) -> str:
+            """The salted hash of the PIN in force: the one kept on the kiosk or in the file,
+            else the file's plain PIN hashed once (it never reaches the store)."""
+            from kiosk.pin import hash_pin
+
+            kiosk = self.config_hw.kiosk
+            if kiosk.operator_pin_hash:
+                return kiosk.operator_pin_hash
+            plain, hashed = getattr(self, "_plain_pin_hash", (None, ""))
+            if plain != kiosk.operator_pin:
+                self._plain_pin_hash = (kiosk.operator_pin, hash_pin(kiosk.operator_pin))
+            return self._plain_pin_hash[1]
+
+        @property
         def pin_lockout(self):
             """Wrong PINs in a row and the wait they earned, kept in the store (a restart does not reset them)."""
             from kiosk.pin import Lockout
@@ -682,7 +696,7 @@ def make_app_class():
             from kiosk.ui.overlays import NewPin, PinPad
 
             on_ok = on_ok or self.enter_operator
-            stored = self.config_hw.kiosk.operator_pin_hash
+            stored = self.pin_hash
 
             def accepted(typed: str) -> None:
                 if not check(DEFAULT_PIN, stored):

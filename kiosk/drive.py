@@ -21,9 +21,6 @@ def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool 
     configure(size, maxfps=maxfps)
     from kivy.base import EventLoop
 
-    from kiosk.ui import theme
-
-    theme.TOUCH_GUARD["s"] = 0.0  # driven touches come far faster than a finger's double tap
     app = make_app_class()(data_dir=data_dir, force_sim=True, realtime_sim=realtime_sim, **kw)
     app._run_prepare()
     EventLoop.window.size = size  # the first app's window is reused; keep its size honest
@@ -124,6 +121,7 @@ def press(tag_or_widget, frames: int = 1) -> None:
                     break
                 last = here
             x, y = w.to_window(*w.center)
+            _as_if_waited()
             tap_at(x, y)
             pump(frames)
             if hits or not hasattr(w, "on_release") or w.get_root_window() is None:
@@ -132,6 +130,16 @@ def press(tag_or_widget, frames: int = 1) -> None:
     finally:
         if hasattr(w, "on_release"):
             w.funbind("on_release", mark)
+
+
+def _as_if_waited() -> None:
+    """A driven press comes a few milliseconds after the screen changed; a person's comes
+    after they have looked at it. Let it count as one that waited out the touch guard
+    (``theme.TOUCH_GUARD``), so only the tests of the guard meet it."""
+    from kiosk.ui import theme
+
+    guard = theme.TOUCH_GUARD
+    guard["changed_at"] = min(guard["changed_at"], time.time() - guard["s"])
 
 
 def _scroll_into_view(widget) -> None:
@@ -183,7 +191,7 @@ def enter_operator(app, pin: str, new_pin: str = "1357") -> str:
     choose ``new_pin`` as it then insists. Returns the PIN in force afterwards."""
     from kiosk.pin import DEFAULT_PIN, check
 
-    shipped = check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    shipped = check(DEFAULT_PIN, app.pin_hash)
     app.ask_operator()
     type_digits("pin", pin)
     if shipped and pin == DEFAULT_PIN:

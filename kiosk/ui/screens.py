@@ -423,5 +423,5 @@ def plain_pin_note(kiosk) -> str:
     keeps its hash, but the file is readable by anyone who gets the SD card)."""
     if not kiosk.plain_pin_in_file:
         return ""
-    return ("\n[color=e69e2e]table-noir.toml holds the PIN in plain text. Replace operator_pin there with:\n"
-            f"operator_pin_hash = \"{kiosk.operator_pin_hash}\"[/color]")
+    return ("\n[color=e69e2e]table-noir.toml holds the PIN in plain text: replace operator_pin there with "
+            "the operator_pin_hash line that 'table-noir pin-hash' prints.[/color]")

@@ -352,8 +352,8 @@ Builder.load_string("""
 TOUCH_GUARD = {"s": 0.4, "changed_at": 0.0}
 """A touch that began before the screen last changed, or less than ``s`` seconds after,
 presses nothing: the second tap of a double tap must not land on a button of the next
-screen. ``changed_at`` is ``time.time()``, the clock Kivy stamps touches with. The
-driven app (``kiosk.drive``) sets ``s`` to 0: its touches come faster than any finger."""
+screen. ``changed_at`` is ``time.time()``, the clock Kivy stamps touches with.
+``kiosk.drive.press`` acts as a finger that waited for the screen to settle."""
 
 
 def screen_changed() -> None:

@@ -1104,7 +1104,7 @@ def test_the_shipped_pin_opens_nothing_until_the_operator_chooses_their_own(app)
 
     app.forget_settings()  # back to table-noir.toml, which has the shipped PIN
     PIN["now"] = DEFAULT_PIN
-    assert check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    assert check(DEFAULT_PIN, app.pin_hash)
     app.ask_operator()
     drive.type_digits("pin", DEFAULT_PIN)
     assert app.sm.current != "operator" and drive.find_all("newpin:OK")
@@ -1121,7 +1121,7 @@ def test_the_shipped_pin_opens_nothing_until_the_operator_chooses_their_own(app)
     drive.type_digits("newpin", "5791")
     PIN["now"] = "5791"
     assert app.sm.current == "operator"
-    assert not check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    assert not check(DEFAULT_PIN, app.pin_hash)
     drive.press("op:back")
 
 
@@ -1246,9 +1246,13 @@ def test_a_double_tap_does_not_play_the_next_players_move(app, monkeypatch):
 def test_a_touch_that_began_before_the_screen_changed_presses_nothing_on_the_new_one(app):
     from kivy.tests.common import UnitTestTouch
 
+    from kiosk.ui import theme
+
     button = _toy_at_adding(app)
+    theme.TOUCH_GUARD["changed_at"] -= 1.0  # the screen has been still a while
     touch = UnitTestTouch(*button.to_window(*button.center))
     touch.touch_down()  # a finger comes down on Ann's "1"...
+    assert touch.grab_list, "the touch did not reach the button"
     app.runner.propose({"type": "add", "player": "Ann", "amount": 2})  # ...as her move arrives another way
     drive.pump(1)
     touch.touch_up()

@@ -89,7 +89,7 @@ def pin_in(app) -> None:
     for a new one first, which is then in force."""
     from kiosk.pin import DEFAULT_PIN, check
 
-    shipped = check(DEFAULT_PIN, app.config_hw.kiosk.operator_pin_hash)
+    shipped = check(DEFAULT_PIN, app.pin_hash)
     if shipped:
         PIN["now"] = DEFAULT_PIN
     drive.type_digits("pin", PIN["now"])
