@@ -109,6 +109,10 @@ class Monitor:
             self.events += 1
             self._write(f"{event.t - self.start:8.3f}  {line}")
 
+    def note(self, text: str) -> None:
+        """A line that is not a hardware event (why a sim key did nothing), stamped like one."""
+        self._write(f"{time.monotonic() - self.start:8.3f}  {text}")
+
     def _track(self, event: HardwareEvent) -> None:
         match event:
             case ButtonPressed(player, button, _):
@@ -149,8 +153,11 @@ class Monitor:
         self.out.flush()
 
 
-def press_key(key: str, pads: SimPads, tray: Tray) -> bool:
-    """A key typed at the simulated table: a quick tap of a pad button, or a hand at the tray."""
+def press_key(key: str, pads: SimPads, tray: Tray, say: Callable[[str], None] | None = None) -> bool:
+    """A key typed at the simulated table: a quick tap of a pad button, or a hand at the tray.
+
+    A tray action the table cannot do (take a die off an empty tray) does nothing; ``say``
+    hears why."""
     if key.lower() in KEYMAP:
         player, colour = KEYMAP[key.lower()]
         if player <= pads.players:
@@ -158,7 +165,9 @@ def press_key(key: str, pads: SimPads, tray: Tray) -> bool:
             return True
         return False
     if key in TRAY_KEYS:
-        getattr(tray, TRAY_KEYS[key])()
+        refusal = getattr(tray, TRAY_KEYS[key])()
+        if isinstance(refusal, str) and say is not None:
+            say(f"sim    {refusal}")
         return True
     return False
 
@@ -191,7 +200,7 @@ def run(monitor: Monitor, pads: PlayerPads, tray: Tray, seconds: float | None, s
             if pending and time.monotonic() >= next_key:
                 key, next_key = pending.pop(0), time.monotonic() + KEY_GAP_S
             if key is not None and isinstance(pads, SimPads):
-                press_key(key, pads, tray)
+                press_key(key, pads, tray, say=monitor.note)
             monitor.refresh()
     except KeyboardInterrupt:
         pass

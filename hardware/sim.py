@@ -368,6 +368,7 @@ class SimTray(Tray):
         self._thread: threading.Thread | None = None
         self.realtime = realtime
         self._started = False
+        self.refusal: str | None = None  # why the last panel action did nothing, if it did not
 
     def subscribe(self, listener) -> None:
         """Add a listener. In real time, the first one starts the table, so it hears everything."""
@@ -385,18 +386,31 @@ class SimTray(Tray):
         return self._connected
 
     # -- the sim panel ----------------------------------------------------
-    def add_die(self) -> None:
+    # Every control a person can press (the kiosk's sim panel, the monitor's keys) is safe to
+    # press at any time: what the table cannot do (take a die off an empty tray, topple no
+    # stack, add a die past the tallest Heat the tray measures) does nothing and returns the
+    # reason as one line, also kept in ``refusal``. None means it was done.
+    def _try(self, action, *args) -> str | None:
         with self._step_lock:
-            self.sim.add_die()
+            try:
+                action(*args)
+            except ValueError as err:
+                self.refusal = str(err)
+                return self.refusal
+            self.refusal = None
+            return None
 
-    def remove_die(self) -> None:
-        with self._step_lock:
-            self.sim.remove_die()
+    def add_die(self) -> str | None:
+        return self._try(self.sim.add_die)
+
+    def remove_die(self) -> str | None:
+        return self._try(self.sim.remove_die)
 
     def build_to(self, dice: int) -> None:
         """Hands add or take dice, one at a time, until the stack is ``dice`` high
         (what a table does when the screen says its stack does not match)."""
         with self._step_lock:
+            self.refusal = None
             if not 0 <= dice <= self.sim.geometry.max_heat_dice:
                 raise ValueError(f"the tray measures 0-{self.sim.geometry.max_heat_dice} dice, not {dice}")
             while self.sim.planned_dice < dice:
@@ -406,13 +420,13 @@ class SimTray(Tray):
 
     def throw(self, accuracy: float = 0.8, zone: Zone | str | None = None, face: int | None = None) -> Truth:
         with self._step_lock:
+            self.refusal = None
             if zone is not None or face is not None:
                 self._landing = (Zone(zone) if zone is not None else None, face)
             return self.sim.throw(accuracy, zone=zone, face=face)
 
-    def topple(self, n: int | None = None) -> None:
-        with self._step_lock:
-            self.sim.topple(n)
+    def topple(self, n: int | None = None) -> str | None:
+        return self._try(self.sim.topple, n)
 
     # -- time -------------------------------------------------------------
     def _start(self) -> None:
