@@ -108,13 +108,15 @@ class _Slot:
     knock: float = 0.0  # a piezo impulse on this sample
     shake: float = 0.0  # shakes the stack (0..1)
     vibrate: float = 0.0  # starts tray vibration (0..1)
+    flyer: bool = False  # what is at above_mm is a thrown d10, not a hand
+    fall: bool = False  # set_stack is the end of a fall (not a hand's work)
 
 
 class TableSimulator:
     """The raw physics of the tray (see the module docstring). Seeded: same seed, same table."""
 
     def __init__(self, geometry: GeometryConfig, seed: int = 0, sample_period_s: float = 0.033,
-                 start_dice: int = 2, offset_mm: float = 0.0):
+                 start_dice: int = 2, offset_mm: float = 0.0, optics: "OpticalSensor | None" = None):
         if start_dice < 0 or start_dice > geometry.max_heat_dice:
             raise ValueError(f"start_dice must be 0-{geometry.max_heat_dice}, got {start_dice}")
         self.geometry = geometry
@@ -132,6 +134,13 @@ class TableSimulator:
         self._piezo = 0.0
         self._phase = self.rng.uniform(0, 2 * math.pi)
         self._dropout_burst = 0
+        # With an optical model the reading is what a VL53L0X makes of the whole scene in its view.
+        self.optics = optics
+        self.status = 0  # the last reading's range status (optical model only)
+        self._stack_xy = (0.0, 0.0)
+        if optics is not None:  # (drawn only then, so the ideal model's table is what it always was)
+            self._stack_xy = (self.rng.uniform(-2.0, 2.0), self.rng.uniform(-2.0, 2.0))  # never dead centre
+        self._fallen: list = []  # fallen dice lying at the edge of the view
 
     # -- planning ---------------------------------------------------------
     def _slot(self, i: int) -> _Slot:
@@ -220,6 +229,7 @@ class TableSimulator:
         if rng.random() < 0.3:
             for j in range(rng.randint(1, 2)):
                 self._slot(land - 1 - j).above_mm = self._top_mm(dice) + rng.uniform(10, 150)
+                self._slot(land - 1 - j).flyer = True
         slot = self._slot(land)
         slot.knock = rng.uniform(0.3, 1.0)
         slot.vibrate = 1.0
@@ -258,6 +268,7 @@ class TableSimulator:
             self._slot(at + j).tumble = (dice - (j + 1) * span, dice - j * span)
         slot = self._slot(at + tumble)
         slot.set_stack = new
+        slot.fall = True
         self._slot(at).truth.append(Truth("collapse", 0, 0.0, new, fell=fell, standing=new, tumble=tumble))
         for j in range(min(fell, 4)):  # Heat dice hitting the tray
             self._slot(at + 1 + j + rng.randint(0, 2)).knock = rng.uniform(0.1, 0.5)
@@ -270,12 +281,18 @@ class TableSimulator:
         rng = self.rng
         slot = self._slots.pop(0) if self._slots else _Slot()
         if slot.set_stack is not None:
+            if self.optics is not None:
+                self._place_fallen(self.stack, slot.set_stack, slot.fall)
             self.stack = slot.set_stack
         for record in slot.truth:
             self.truth.append(_stamped(record, self.index, self.t))
         self._vibration = max(self._vibration * 0.8, slot.vibrate)
         self._shake = max(self._shake * 0.93, slot.shake)
         self._piezo = self._piezo * 0.55 + slot.knock
+
+        if self.optics is not None:
+            reading = self._optical(slot)
+            return self._deliver(slot, reading)
 
         g = self.geometry
         floor = g.sensor_height_mm + self.offset_mm
@@ -298,7 +315,11 @@ class TableSimulator:
             reading = min(reading, floor - rng.uniform(15, 60))
         if slot.above_mm is not None and reading is not None:
             reading = min(reading, floor - slot.above_mm + rng.gauss(0.0, 3.0))
+        return self._deliver(slot, reading)
 
+    def _deliver(self, slot: _Slot, reading: Optional[float]) -> RawSample:
+        """Dropouts, error codes and junk of the sensor's link, then the sample itself."""
+        rng, g = self.rng, self.geometry
         distance: Optional[int]
         if slot.blind or reading is None:
             distance = None
@@ -323,6 +344,62 @@ class TableSimulator:
         self.index += 1
         self.t += self.sample_period_s
         return sample
+
+    # -- the optical model ----------------------------------------------------
+    def _place_fallen(self, before: int, after: int, fall: bool) -> None:
+        """Dice that fell mostly roll out of view; now and then one stops at its edge (estimate: 1 in 8)."""
+        rng = self.rng
+        if not fall:
+            self._fallen = []  # a hand at the stack picks the fallen dice up too
+            return
+        for _ in range(before - after):
+            if rng.random() < 0.125:
+                angle = rng.uniform(0, 2 * math.pi)
+                r = rng.uniform(18.0, 30.0)
+                self._fallen.append((round(r * math.cos(angle)), round(r * math.sin(angle))))
+
+    def _optical(self, slot: _Slot) -> Optional[float]:
+        """The reading the optical model gives for this sample's scene (None: a moving target was lost)."""
+        from .optics import Box  # noqa: PLC0415 (the ideal model never needs it)
+
+        rng, g, optics = self.rng, self.geometry, self.optics
+        die = g.die_size_mm
+        refl = optics.design.reflectance
+        mouth = optics.shroud.mouth_z - 1.0
+        cx, cy = self._stack_xy
+        standing = self.stack
+        boxes = []
+        if slot.tumble is not None:
+            low, high = slot.tumble
+            if rng.random() >= 0.6:
+                return None  # a moving target: the sensor gives up on the sample (sigma fail)
+            standing = min(standing, int(low))
+            a, b = sorted((rng.uniform(low, high), rng.uniform(low, high)))
+            side = rng.uniform(4.0, 16.0) * rng.choice((-1, 1))
+            boxes.append((Box.die_column(round(cx + side), round(cy), die, round(a * die), round(max(b, a + 1) * die),
+                                         refl["die"]), "die"))
+        if standing > 0:
+            sway = 0.0
+            if standing > 6:
+                self._phase += 2 * math.pi * self.sample_period_s / (0.35 + 0.04 * standing)
+                sway = min(3.0, 0.25 * (standing - 6) * (1 + 2 * self._shake)) * math.sin(self._phase)
+            boxes.append((Box.die_column(round(cx + sway * 2) / 2, cy, die, 0.0, standing * die, refl["die"]), "die"))
+        for fx, fy in self._fallen:
+            boxes.append((Box.die_column(fx, fy, die, 0.0, die, refl["die"]), "die"))
+        if rng.random() < 0.04 * self._vibration:  # a die bouncing off the floor, 1.5-6 cm up
+            z = round(rng.uniform(15, 60))
+            boxes.append((Box.die_column(round(rng.uniform(-15, 15)), round(rng.uniform(-15, 15)), die, z, z + die,
+                                         refl["die"]), "die"))
+        if slot.above_mm is not None:
+            z = round(min(slot.above_mm, mouth - 20))
+            if slot.flyer:  # a d10 crossing the beam
+                boxes.append((Box.die_column(round(rng.uniform(-12, 12)), round(rng.uniform(-12, 12)), 16.0, z,
+                                             min(z + 16, mouth), refl["d10"]), "d10"))
+            else:  # the back of a hand, coming in from one side over part or all of the view
+                edge = round(rng.uniform(-20, 10))
+                boxes.append((Box(edge, edge + 100, -50, 50, z, min(z + 30, mouth), refl["hand"]), "hand"))
+        mm, self.status = optics.sample(rng, tuple(boxes))
+        return float(mm) + self.offset_mm if mm < 8190 else float(mm)
 
     def run_until_idle(self, extra: int = 0) -> list[RawSample]:
         """Tick until every scheduled action has played out (plus ``extra`` quiet samples)."""
