@@ -39,6 +39,13 @@ per timing budget, 33 ms by default):
 * Fallen dice roll out of the spot: the sensor arm narrows its view to the
   stack's footprint (see the enclosure), so only standing dice are seen.
 
+With ``optics`` (an ``hardware.optics.OpticalSensor``) the reading is made
+differently: each sample builds the scene in the sensor's view (the stack,
+a hand, a d10 in flight, falling, bouncing and fallen dice, each a box) and
+the optical model reports what a VL53L0X would: the signal-weighted mean
+distance, its noise and its error codes. The physics above (what happens
+when) is the same for both; the ideal model's table is unchanged.
+
 The piezo level is 0..1 of full scale: about 0.01 at rest, a spike of
 0.3-1.0 when a d10 lands, ringing down over a few hundred ms with smaller
 bounces; falling Heat dice add their own knocks.
@@ -52,7 +59,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from firmware.tray.heat import KNOCK_LEVEL, Calibration, HeatTracker
 from firmware.tray.impact import ImpactDetector
@@ -60,6 +67,9 @@ from firmware.tray.impact import ImpactDetector
 from .config import Config, GeometryConfig
 from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, Zone, heat_event
 from .ports import Tray
+
+if TYPE_CHECKING:
+    from .optics import OpticalSensor
 
 OUT_OF_RANGE_CODES = (8190, 8191)
 
@@ -182,6 +192,21 @@ class TableSimulator:
         self._slot(first).truth.append(Truth(kind, 0, 0.0, new))
         self._slot(first + rng.randint(3, 10))  # the hand takes a moment to be out of the way
         self._planned = new
+
+    def use_optics(self, optics: "OpticalSensor | None") -> None:
+        """Read the table through an optical model from now on (None: the ideal sensor again)."""
+        self.optics = optics
+        if optics is not None and self._stack_xy == (0.0, 0.0):
+            self._stack_xy = (self.rng.uniform(-2.0, 2.0), self.rng.uniform(-2.0, 2.0))
+
+    def wave_hand(self, samples: int = 60) -> None:
+        """A hand passes back and forth over the Heat (4-10 cm above it) and touches nothing."""
+        rng = self.rng
+        start = len(self._slots) + rng.randint(1, 4)
+        for j in range(samples):
+            slot = self._slot(start + j)
+            slot.above_mm = min(self._top_mm(self._planned) + rng.uniform(40, 100), self.geometry.sensor_height_mm - 40)
+        self._slot(start + samples + rng.randint(3, 10))
 
     def add_die(self) -> None:
         """Someone puts one die on top of the Heat (a Risk, a Gain Heat, a rebuild)."""
