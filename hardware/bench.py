@@ -144,15 +144,21 @@ def judge(step: Step, record: Record, model: Expectations, before: Record | None
             got += f", falls reported: {record.collapses or 'none'}, impacts {record.impacts}"
         return Verdict(step, not problems, got, want, "; ".join(problems))
     if step.kind == "hand":
+        # The sensor must see the hand, and the stack again once it has gone. Falls the tray's tracker
+        # reports meanwhile are shown, not judged: on noisy readings it reports some with no hand at
+        # all (docs/sensing.md), and this bench checks the build, not the tracker.
         top, _, _ = model.still(step.dice)
         near = sum(1 for mm in valid if mm < top - 1.5 * model.optics.geometry.die_size_mm)
-        got = f"{near} of {len(record.readings)} readings well above the stack, falls reported: {len(record.collapses)}"
-        want = "the hand seen (5 readings or more), no fall reported"
+        tail = valid[-15:]
+        tol = model.tolerance(step.dice, len(tail))
+        got = (f"{near} of {len(record.readings)} readings well above the stack, then {_median(tail):.0f} mm; "
+               f"falls reported: {len(record.collapses)}")
+        want = f"the hand seen (5 readings or more), then the stack at {top:.0f} +/- {tol:.0f} mm"
         problems = []
         if near < 5:
             problems.append("the hand was not seen: is the sensor looking at the stack?")
-        if record.collapses:
-            problems.append("a hand was taken for a fall")
+        if not tail or abs(_median(tail) - top) > tol:
+            problems.append("the stack did not read the same after the hand: is something still in the view?")
         return Verdict(step, not problems, got, want, "; ".join(problems))
     # A drop: the piezo must feel it wherever it lands, and the stack must read the same after.
     base = _median(before.valid) if before is not None else mean
