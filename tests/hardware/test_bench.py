@@ -76,3 +76,24 @@ def test_a_stack_off_the_models_reading_fails_with_the_offset():
 def test_the_model_expects_a_valid_signal_at_every_bench_height(design):
     model = Expectations(Config().geometry, DESIGNS[design])
     assert [model.still(s.dice)[2] for s in STEPS if s.kind == "still"] == [0, 0, 0, 0]
+
+
+def test_the_bench_command_walks_the_virtual_tray_and_writes_its_report(tmp_path, capsys):
+    from hardware import cli
+
+    report = tmp_path / "bench.txt"
+    assert cli.main(["bench", "--sim", "--fast", "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "Step 1 of 9: empty tray." in out and "result: PASS (9 of 9 steps passed)" in report.read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--design", "nope"], "--design 'nope' is not one of as-built, low-limit, wide-mouth"),
+    (["--report", "/no/such/folder/r.txt"], "--report /no/such/folder/r.txt: no folder /no/such/folder"),
+])
+def test_the_bench_command_refuses_bad_arguments_in_one_line(args, message, capsys):
+    from hardware import cli
+
+    assert cli.main(["bench", "--sim", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == f"table-noir hardware bench: {message}"
