@@ -21,11 +21,13 @@ import usb_cdc
 
 from .app import Hooks, TrayApp
 from .impact import level_from_counts
+from .piezo import PeakHold, burst
 
 NVM_MAGIC = b"TNC1"  # marks a calibration the tray measured itself
 NVM_SIZE = 64
 SENSOR_TIMEOUT_MS = 1000  # no reading for this long: the sensor is in trouble
 RETRY_SENSOR_MS = 2000
+PIEZO_BURST = 8  # reads of the discs at each of three points of a pass (see piezo.py)
 
 
 def setting(name, default):
@@ -150,6 +152,7 @@ class Board(Hooks):
         return total // 64
 
     def piezo_level(self):
+        """One reading of every disc: the largest swing among them."""
         level = 0.0
         for pin, baseline in zip(self.piezos, self.baselines):
             reading = level_from_counts(pin.value, baseline)
@@ -204,10 +207,12 @@ def run(loops=None):
     was_connected = hw.connected()
     last_reading = start
     count = 0
+    hold = PeakHold()
     while loops is None or count < loops:
         count += 1
         t = now_ms()
         try:
+            burst(hw.piezo_level, hold, PIEZO_BURST)
             connected = hw.connected()
             if connected and not was_connected:
                 app.hello(t)  # the Pi has just opened the port
@@ -215,7 +220,8 @@ def run(loops=None):
             data = hw.read()
             if data:
                 app.on_bytes(data, t)
-            app.on_piezo(hw.piezo_level(), t)
+            burst(hw.piezo_level, hold, PIEZO_BURST)
+            app.on_piezo(hold.take(), t)  # the peak since the last pass, not one random moment
             if hw.sensor is None:
                 if hw.recover(t):
                     last_reading = t
@@ -232,6 +238,7 @@ def run(loops=None):
                 except OSError as err:
                     app.on_sensor_fault("i2c_fault", "read failed: %s" % err, t)
                     hw.sensor = None
+            burst(hw.piezo_level, hold, PIEZO_BURST)  # after the sensor and the serial work: held for the next pass
             app.tick(t)
         except Exception as err:  # keep the tray alive; say what went wrong
             app.error("internal", "loop: %r" % err, t)

@@ -217,7 +217,7 @@ def test_without_the_data_port_the_error_says_what_to_do(board, monkeypatch):
 
 
 # -- CircuitPython compatibility of the pure modules ---------------------------------
-PURE = ["protocol.py", "impact.py", "app.py", "heat.py"]
+PURE = ["protocol.py", "impact.py", "app.py", "heat.py", "piezo.py"]
 CIRCUITPY_STDLIB = {"json", "math", "time"}
 
 
