@@ -54,6 +54,7 @@ Usage: .venv/bin/python benchmarks/detection_bench.py [--throws 10000] [--seed 1
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import sys
@@ -70,6 +71,7 @@ from hardware.optics import DESIGNS, OpticalSensor  # noqa: E402
 from hardware.sim import TableSimulator  # noqa: E402
 
 DETECTORS = ("tracker", "no piezo", "naive")
+HEIGHT_BANDS = ((2, 4), (5, 8), (9, 12))
 
 
 class NaiveDetector:
@@ -191,18 +193,20 @@ def measured_curve(optics: OpticalSensor, seed: int, samples: int = 150):
     return calibrate_curve([[optics.sample(rng, scene)[0] for _ in range(samples)] for scene in stacks])
 
 
-def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = "ideal", design: str = "as-built"):
+def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = "ideal", design: str = "as-built",
+        noise_scale: float = 1.0):
     geometry = GeometryConfig()
     optics = None
     calibration = Calibration(geometry.sensor_height_mm, geometry.die_size_mm)
     if model == "optical":
-        optics = OpticalSensor(geometry, DESIGNS[design])
+        optics = OpticalSensor(geometry, dataclasses.replace(DESIGNS[design], noise_scale=noise_scale))
         calibration = measured_curve(optics, seed)
     rng = random.Random(seed)
     totals = {name: {"real": 0, "false": 0, "missed": 0, "wrong_count": 0, "latency": [], "latency_start": [],
                      "latency_rest": [], "added": [0, 0], "removed": [0, 0]} for name in DETECTORS}
     done = scenes = samples = 0
     heights = {}
+    by_height: dict = {}
     while done < throws:
         start = rng.randint(2, max_height)
         heights[start] = heights.get(start, 0) + 1
@@ -232,8 +236,13 @@ def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = 
             for kind in ("added", "removed"):
                 t[kind][0] += g[kind][0]
                 t[kind][1] += g[kind][1]
+            if name == "tracker":  # where the sensor can and cannot tell: by the scene's starting height
+                band = next(b for b in HEIGHT_BANDS if b[0] <= start <= b[1])
+                row = by_height.setdefault(band, {"real": 0, "false": 0, "missed": 0, "wrong_count": 0})
+                for key in row:
+                    row[key] += g[key]
     return totals, {"throws": done, "scenes": scenes, "samples": samples, "heights": heights,
-                    "calibration": calibration}
+                    "calibration": calibration, "by_height": by_height}
 
 
 ROWS = [
@@ -265,14 +274,18 @@ def main(argv=None) -> int:
                         help="the sensor model: the ideal nearest-surface spot, the optical model, or both side by side")
     parser.add_argument("--design", choices=sorted(DESIGNS), default="as-built",
                         help="with the optical model: the shroud and sensor settings (hardware.optics.DESIGNS)")
+    parser.add_argument("--noise-scale", type=float, default=1.0,
+                        help="with the optical model: multiply its noise (0.5: a sensor twice as quiet as estimated)")
     args = parser.parse_args(argv)
     models = ("ideal", "optical") if args.model == "both" else (args.model,)
     columns = []
     for model in models:
         began = time.perf_counter()
-        label = model if model == "ideal" else f"optical {args.design}"
+        label = model if model == "ideal" else f"optical {args.design}" + (
+            f" (noise x {args.noise_scale:g})" if args.noise_scale != 1.0 else "")
         try:
-            totals, info = run(args.throws, args.seed, args.window, model=model, design=args.design)
+            totals, info = run(args.throws, args.seed, args.window, model=model, design=args.design,
+                               noise_scale=args.noise_scale)
         except ValueError as err:
             print(f"{label}: cannot calibrate, so nothing can be detected: {err}")
             continue
@@ -283,6 +296,10 @@ def main(argv=None) -> int:
         if model == "optical":
             print(f"  measured curve (mm over 0, 1, 2, ... dice): "
                   + " ".join(f"{p:.0f}" for p in info["calibration"].points))
+        for band, row in sorted(info["by_height"].items()):
+            exact = 100.0 * (row["real"] - row["missed"] - row["wrong_count"]) / max(1, row["real"])
+            print(f"  tracker, scenes starting at {band[0]}-{band[1]} dice: {row['real']} collapses, "
+                  f"{row['false']} false, {row['missed']} missed, {exact:.1f} % counted exactly")
         for name in DETECTORS:
             columns.append((f"{'opt' if model == 'optical' else 'ideal'} {SHORT[name]}", totals[name]))
     if not columns:

@@ -146,6 +146,7 @@ class Design:
     ambient_mcps: float = AMBIENT_INDOOR_MCPS
     crosstalk_mcps: float = CROSSTALK_MCPS
     reflectance: dict = field(default_factory=lambda: dict(REFLECTANCE))
+    noise_scale: float = 1.0                 # for "what if the real sensor is quieter than estimated"
     shroud: ArmView | None = None            # None: the enclosure's, from the geometry and zone_dice
 
 
@@ -268,7 +269,8 @@ class OpticalSensor:
             return Reading(float("inf"), 0.0, float("inf"), 4, {})
         mm = (signal * mean + xt * CROSSTALK_RANGE_MM) / total
         budget = math.sqrt(BUDGET_REF_MS / d.timing_budget_ms)
-        sigma = math.hypot(SIGMA_MIN_MM, SIGMA_K / math.sqrt(total)) * math.sqrt(1 + d.ambient_mcps / total) * budget
+        sigma = (math.hypot(SIGMA_MIN_MM, SIGMA_K / math.sqrt(total)) * math.sqrt(1 + d.ambient_mcps / total) * budget
+                 * d.noise_scale)
         if total < d.signal_limit_mcps:
             status = 2
         elif sigma > d.sigma_limit_mm:
