@@ -138,9 +138,9 @@ def judge(step: Step, record: Record, model: Expectations, before: Record | None
                             "and that the stack stands on the Heat circle's centre")
         if spread > max(3.0, SPREAD_FACTOR * sigma):
             problems.append("the readings scatter more than the model allows: stray light or a loose arm")
-        if step.kind == "topple" and not (record.collapses or record.impacts):
-            problems.append("the tray felt no fall: check the piezo discs")
         if step.kind == "topple":
+            # Shown, not judged: falling Heat dice knock the tray more softly than a d10 (the drop
+            # steps check the piezo), and the tray's tracker is not what this bench checks.
             got += f", falls reported: {record.collapses or 'none'}, impacts {record.impacts}"
         return Verdict(step, not problems, got, want, "; ".join(problems))
     if step.kind == "hand":
