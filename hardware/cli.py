@@ -306,6 +306,10 @@ def run_bench(args) -> int:
     else:
         from .factory import open_tray
 
+        if config.tray.backend == "sim":
+            print('table-noir hardware bench: the configured tray is the simulator (tray.backend = "sim"): '
+                  'add --sim for a simulated walk-through, or set tray.backend to "serial" or "i2c"', file=sys.stderr)
+            return 2
         tray = open_tray(config)
 
         def ready(step) -> None:

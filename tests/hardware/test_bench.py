@@ -88,12 +88,16 @@ def test_the_bench_command_walks_the_virtual_tray_and_writes_its_report(tmp_path
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--design", "nope"], "--design 'nope' is not one of as-built, low-limit, wide-mouth"),
-    (["--report", "/no/such/folder/r.txt"], "--report /no/such/folder/r.txt: no folder /no/such/folder"),
+    (["--sim", "--design", "nope"], "--design 'nope' is not one of as-built, low-limit, wide-mouth"),
+    (["--sim", "--report", "/no/such/folder/r.txt"], "--report /no/such/folder/r.txt: no folder /no/such/folder"),
+    ([], 'the configured tray is the simulator (tray.backend = "sim"): add --sim for a simulated walk-through, '
+         'or set tray.backend to "serial" or "i2c"'),
 ])
-def test_the_bench_command_refuses_bad_arguments_in_one_line(args, message, capsys):
+def test_the_bench_command_refuses_bad_arguments_in_one_line(args, message, capsys, tmp_path):
     from hardware import cli
 
-    assert cli.main(["bench", "--sim", *args]) == 2
+    site = tmp_path / "table-noir.toml"
+    site.write_text('[tray]\nbackend = "sim"\n')
+    assert cli.main(["bench", "--config", str(site), *args]) == 2
     err = capsys.readouterr().err
     assert err.strip() == f"table-noir hardware bench: {message}"
