@@ -35,12 +35,26 @@ second reading that shows it, one sample period after the first. What the
 simulated sensor does (noise, dropouts, hands, how dice fall) is described
 at the top of hardware/sim.py.
 
-Usage: .venv/bin/python benchmarks/detection_bench.py [--throws 10000] [--seed 1]
+Two sensor models, side by side in one run (``--model both``, the default):
+
+* ``ideal``: the simulator's first sensor, which reports the nearest surface
+  in a spot narrowed to the stack's footprint (hardware/sim.py);
+* ``optical``: hardware/optics.py, a VL53L0X behind the arm's shroud that
+  reports the signal-weighted mean distance of everything in its view, with
+  noise that grows as the signal falls and its range-status codes. The
+  tracker's calibration is then a measured curve (``heat.calibrate_curve``:
+  150 readings (5 s) over each stack height, as the maker's bench takes them), not
+  a straight line. ``--design`` picks the shroud and sensor settings
+  (``hardware.optics.DESIGNS``); ``as-built`` is the enclosure as it is.
+
+Usage: .venv/bin/python benchmarks/detection_bench.py [--throws 10000] [--seed 1] [--model both|ideal|optical]
+       [--design as-built|chosen]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import random
 import sys
@@ -49,11 +63,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from firmware.tray.heat import KNOCK_LEVEL, MAX_VALID_MM, MIN_VALID_MM, Calibration, HeatTracker  # noqa: E402
+from firmware.tray.heat import (  # noqa: E402
+    KNOCK_LEVEL, MAX_VALID_MM, MIN_VALID_MM, Calibration, HeatTracker, calibrate_curve,
+)
 from hardware.config import GeometryConfig  # noqa: E402
+from hardware.optics import DESIGNS, OpticalSensor  # noqa: E402
 from hardware.sim import TableSimulator  # noqa: E402
 
 DETECTORS = ("tracker", "no piezo", "naive")
+HEIGHT_BANDS = ((2, 4), (5, 8), (9, 12))
 
 
 class NaiveDetector:
@@ -165,18 +183,34 @@ def within(values, n):
     return 100.0 * sum(1 for v in values if v <= n) / max(1, len(values))
 
 
-def run(throws: int, seed: int, window: int, max_height: int = 12):
+def measured_curve(optics: OpticalSensor, seed: int, samples: int = 150):
+    """Calibrate as a maker would: ``samples`` readings over each still stack, 0 to the tallest Heat.
+
+    Returns the CurveCalibration, or raises ValueError naming the height that gave too few valid readings.
+    """
+    rng = random.Random(seed)
+    stacks = [optics.stack(k) for k in range(optics.geometry.max_heat_dice + 1)]
+    return calibrate_curve([[optics.sample(rng, scene)[0] for _ in range(samples)] for scene in stacks])
+
+
+def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = "ideal", design: str = "as-built",
+        noise_scale: float = 1.0):
     geometry = GeometryConfig()
+    optics = None
     calibration = Calibration(geometry.sensor_height_mm, geometry.die_size_mm)
+    if model == "optical":
+        optics = OpticalSensor(geometry, dataclasses.replace(DESIGNS[design], noise_scale=noise_scale))
+        calibration = measured_curve(optics, seed)
     rng = random.Random(seed)
     totals = {name: {"real": 0, "false": 0, "missed": 0, "wrong_count": 0, "latency": [], "latency_start": [],
                      "latency_rest": [], "added": [0, 0], "removed": [0, 0]} for name in DETECTORS}
     done = scenes = samples = 0
     heights = {}
+    by_height: dict = {}
     while done < throws:
         start = rng.randint(2, max_height)
         heights[start] = heights.get(start, 0) + 1
-        sim = TableSimulator(geometry, seed=rng.randrange(2**31), start_dice=start)
+        sim = TableSimulator(geometry, seed=rng.randrange(2**31), start_dice=start, optics=optics)
         detectors = {"tracker": HeatTracker(calibration), "no piezo": HeatTracker(calibration),
                      "naive": NaiveDetector(calibration)}
         events = {name: [] for name in detectors}
@@ -202,7 +236,32 @@ def run(throws: int, seed: int, window: int, max_height: int = 12):
             for kind in ("added", "removed"):
                 t[kind][0] += g[kind][0]
                 t[kind][1] += g[kind][1]
-    return totals, {"throws": done, "scenes": scenes, "samples": samples, "heights": heights}
+            if name == "tracker":  # where the sensor can and cannot tell: by the scene's starting height
+                band = next(b for b in HEIGHT_BANDS if b[0] <= start <= b[1])
+                row = by_height.setdefault(band, {"real": 0, "false": 0, "missed": 0, "wrong_count": 0})
+                for key in row:
+                    row[key] += g[key]
+    return totals, {"throws": done, "scenes": scenes, "samples": samples, "heights": heights,
+                    "calibration": calibration, "by_height": by_height}
+
+
+ROWS = [
+    ("false collapses", lambda t: f"{t['false']}"),
+    ("missed collapses", lambda t: f"{t['missed']}"),
+    ("wrong fallen-count", lambda t: f"{t['wrong_count']}"),
+    ("fallen-count exact", lambda t: f"{100.0 * (t['real'] - t['missed'] - t['wrong_count']) / max(1, t['real']):.2f} %"),
+    ("latency median (samples)", lambda t: f"{percentile(t['latency'], 50)}"),
+    ("latency p99 (samples)", lambda t: f"{percentile(t['latency'], 99)}"),
+    ("latency max (samples)", lambda t: f"{max(t['latency']) if t['latency'] else 'n/a'}"),
+    ("within 2 / 3 samples (%)", lambda t: f"{within(t['latency'], 2):.1f}/{within(t['latency'], 3):.1f}"),
+    ("  from fall's 1st sample: median", lambda t: f"{percentile(t['latency_start'], 50)}"),
+    ("  from fall's 1st sample: p99", lambda t: f"{percentile(t['latency_start'], 99)}"),
+    ("  from new top: median", lambda t: f"{percentile(t['latency_rest'], 50)}"),
+    ("  from new top: p99", lambda t: f"{percentile(t['latency_rest'], 99)}"),
+    ("dice added: real / reported", lambda t: f"{t['added'][0]}/{t['added'][1]}"),
+    ("dice removed: real / reported", lambda t: f"{t['removed'][0]}/{t['removed'][1]}"),
+]
+SHORT = {"tracker": "tracker", "no piezo": "no piezo", "naive": "naive"}
 
 
 def main(argv=None) -> int:
@@ -211,34 +270,43 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--window", type=int, default=30,
                         help="samples (1 s) a report may lag a fall and still count as that fall")
+    parser.add_argument("--model", choices=("both", "ideal", "optical"), default="both",
+                        help="the sensor model: the ideal nearest-surface spot, the optical model, or both side by side")
+    parser.add_argument("--design", choices=sorted(DESIGNS), default="as-built",
+                        help="with the optical model: the shroud and sensor settings (hardware.optics.DESIGNS)")
+    parser.add_argument("--noise-scale", type=float, default=1.0,
+                        help="with the optical model: multiply its noise (0.5: a sensor twice as quiet as estimated)")
     args = parser.parse_args(argv)
-    began = time.perf_counter()
-    totals, info = run(args.throws, args.seed, args.window)
-    elapsed = time.perf_counter() - began
-    print(f"{info['throws']} throws in {info['scenes']} scenes, {info['samples']} samples "
-          f"(33 ms each), starting heights 2-12, seed {args.seed}, {elapsed:.1f} s")
-    print("scenes by starting height: " + ", ".join(f"{h}: {n}" for h, n in sorted(info["heights"].items())))
-    real = totals["tracker"]["real"]
-    print(f"real collapses: {real}")
-    rows = [
-        ("false collapses", lambda t: f"{t['false']}"),
-        ("missed collapses", lambda t: f"{t['missed']}"),
-        ("wrong fallen-count", lambda t: f"{t['wrong_count']}"),
-        ("fallen-count exact", lambda t: f"{100.0 * (t['real'] - t['missed'] - t['wrong_count']) / max(1, t['real']):.2f} %"),
-        ("latency median (samples)", lambda t: f"{percentile(t['latency'], 50)}"),
-        ("latency p99 (samples)", lambda t: f"{percentile(t['latency'], 99)}"),
-        ("latency max (samples)", lambda t: f"{max(t['latency']) if t['latency'] else 'n/a'}"),
-        ("reported within 2 / 3 samples", lambda t: f"{within(t['latency'], 2):.1f}/{within(t['latency'], 3):.1f} %"),
-        ("  from fall's 1st sample: median", lambda t: f"{percentile(t['latency_start'], 50)}"),
-        ("  from fall's 1st sample: p99", lambda t: f"{percentile(t['latency_start'], 99)}"),
-        ("  from new top: median", lambda t: f"{percentile(t['latency_rest'], 50)}"),
-        ("  from new top: p99", lambda t: f"{percentile(t['latency_rest'], 99)}"),
-        ("dice added: real / reported", lambda t: f"{t['added'][0]} / {t['added'][1]}"),
-        ("dice removed: real / reported", lambda t: f"{t['removed'][0]} / {t['removed'][1]}"),
-    ]
-    print(f"{'':34}{'HeatTracker':>14}{'(no piezo)':>12}{'naive threshold':>18}")
-    for label, show in rows:
-        print(f"{label:34}{show(totals['tracker']):>14}{show(totals['no piezo']):>12}{show(totals['naive']):>18}")
+    models = ("ideal", "optical") if args.model == "both" else (args.model,)
+    columns = []
+    for model in models:
+        began = time.perf_counter()
+        label = model if model == "ideal" else f"optical {args.design}" + (
+            f" (noise x {args.noise_scale:g})" if args.noise_scale != 1.0 else "")
+        try:
+            totals, info = run(args.throws, args.seed, args.window, model=model, design=args.design,
+                               noise_scale=args.noise_scale)
+        except ValueError as err:
+            print(f"{label}: cannot calibrate, so nothing can be detected: {err}")
+            continue
+        elapsed = time.perf_counter() - began
+        print(f"{label}: {info['throws']} throws in {info['scenes']} scenes, {info['samples']} samples "
+              f"(33 ms each), starting heights 2-12, seed {args.seed}, {elapsed:.1f} s; "
+              f"real collapses: {totals['tracker']['real']}")
+        if model == "optical":
+            print(f"  measured curve (mm over 0, 1, 2, ... dice): "
+                  + " ".join(f"{p:.0f}" for p in info["calibration"].points))
+        for band, row in sorted(info["by_height"].items()):
+            exact = 100.0 * (row["real"] - row["missed"] - row["wrong_count"]) / max(1, row["real"])
+            print(f"  tracker, scenes starting at {band[0]}-{band[1]} dice: {row['real']} collapses, "
+                  f"{row['false']} false, {row['missed']} missed, {exact:.1f} % counted exactly")
+        for name in DETECTORS:
+            columns.append((f"{'opt' if model == 'optical' else 'ideal'} {SHORT[name]}", totals[name]))
+    if not columns:
+        return 1
+    print(f"{'':34}" + "".join(f"{title:>17}" for title, _ in columns))
+    for label, show in ROWS:
+        print(f"{label:34}" + "".join(f"{show(t):>17}" for _, t in columns))
     return 0
 
 

@@ -10,6 +10,11 @@ once at the end otherwise. Without ``--sim`` the monitor opens the backends
 runs the simulated table and the keyboard drives it (``KEY_HELP``);
 ``--keys`` types a script of such keys at the start, one every 0.2 s, for
 demos and tests. ``--seconds`` stops it after that long; Ctrl-C stops it too.
+
+    table-noir hardware bench [--sim [--fast]] [--design NAME] [--report FILE] [--config FILE]
+
+The maker's bench test (``hardware/bench.py``): a guided checklist, judged
+against the optical model, ending in a pass/fail report (exit status 0 on a pass).
 """
 
 from __future__ import annotations
@@ -109,6 +114,10 @@ class Monitor:
             self.events += 1
             self._write(f"{event.t - self.start:8.3f}  {line}")
 
+    def note(self, text: str) -> None:
+        """A line that is not a hardware event (why a sim key did nothing), stamped like one."""
+        self._write(f"{time.monotonic() - self.start:8.3f}  {text}")
+
     def _track(self, event: HardwareEvent) -> None:
         match event:
             case ButtonPressed(player, button, _):
@@ -149,8 +158,11 @@ class Monitor:
         self.out.flush()
 
 
-def press_key(key: str, pads: SimPads, tray: Tray) -> bool:
-    """A key typed at the simulated table: a quick tap of a pad button, or a hand at the tray."""
+def press_key(key: str, pads: SimPads, tray: Tray, say: Callable[[str], None] | None = None) -> bool:
+    """A key typed at the simulated table: a quick tap of a pad button, or a hand at the tray.
+
+    A tray action the table cannot do (take a die off an empty tray) does nothing; ``say``
+    hears why."""
     if key.lower() in KEYMAP:
         player, colour = KEYMAP[key.lower()]
         if player <= pads.players:
@@ -158,7 +170,9 @@ def press_key(key: str, pads: SimPads, tray: Tray) -> bool:
             return True
         return False
     if key in TRAY_KEYS:
-        getattr(tray, TRAY_KEYS[key])()
+        refusal = getattr(tray, TRAY_KEYS[key])()
+        if isinstance(refusal, str) and say is not None:
+            say(f"sim    {refusal}")
         return True
     return False
 
@@ -191,7 +205,7 @@ def run(monitor: Monitor, pads: PlayerPads, tray: Tray, seconds: float | None, s
             if pending and time.monotonic() >= next_key:
                 key, next_key = pending.pop(0), time.monotonic() + KEY_GAP_S
             if key is not None and isinstance(pads, SimPads):
-                press_key(key, pads, tray)
+                press_key(key, pads, tray, say=monitor.note)
             monitor.refresh()
     except KeyboardInterrupt:
         pass
@@ -213,7 +227,20 @@ def main(argv: list[str] | None = None) -> int:
     watch.add_argument("--seconds", type=float, help="stop after this many seconds")
     watch.add_argument("--keys", default="", help="with --sim: keys to type at the start, one every 0.2 s")
     watch.add_argument("--seed", type=int, default=0, help="with --sim: the simulated table's seed")
+    bench = commands.add_parser("bench", help="the maker's bench test: a guided checklist judged against the optics",
+                                description="Check the sensing tray before gluing the arm: each step asks you to set "
+                                            "the tray up one way, records what it reports and judges it against the "
+                                            "optical model (docs/sensing.md). Ends with a pass/fail report to keep.")
+    bench.add_argument("--sim", action="store_true", help="walk through on the virtual tray (a simulated maker)")
+    bench.add_argument("--fast", action="store_true", help="with --sim: run the simulated table 6x faster")
+    bench.add_argument("--config", metavar="FILE", help="a site table-noir.toml")
+    bench.add_argument("--design", default="low-limit", help="the optical design to judge against (low-limit, "
+                                                             "as-built, wide-mouth)")
+    bench.add_argument("--report", metavar="FILE", help="also write the report to FILE")
+    bench.add_argument("--seed", type=int, default=0, help="with --sim: the simulated table's seed")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command == "bench":
+        return run_bench(args)
     if args.keys and not args.sim:
         parser.error("--keys drives the simulated table; add --sim")
     try:
@@ -241,6 +268,75 @@ def main(argv: list[str] | None = None) -> int:
     with terminal_keys(sys.stdin) as read_key:
         run(monitor, pads, tray, args.seconds, script=args.keys, read_key=read_key)
     return 0
+
+
+def run_bench(args) -> int:
+    """``table-noir hardware bench``: run the checklist on the real tray (Enter after each step) or
+    on the virtual tray with a simulated maker; print the report (and write it with --report)."""
+    from .bench import Bench, SimMaker
+    from .optics import DESIGNS, OpticalSensor
+
+    if args.design not in DESIGNS:
+        print(f"table-noir hardware bench: --design {args.design!r} is not one of {', '.join(sorted(DESIGNS))}",
+              file=sys.stderr)
+        return 2
+    try:
+        config = load_config(args.config)
+    except ConfigError as err:
+        print(f"table-noir hardware bench: {err}", file=sys.stderr)
+        return 2
+    if args.report:
+        folder = os.path.dirname(os.path.abspath(args.report))
+        if not os.path.isdir(folder):
+            print(f"table-noir hardware bench: --report {args.report}: no folder {folder}", file=sys.stderr)
+            return 2
+    virtual = None
+    if args.sim:
+        import tempfile
+
+        from .backends.serial import SerialTray
+        from .virtual_tray import VirtualTray
+
+        link = os.path.join(tempfile.mkdtemp(prefix="table-noir-bench-"), "tray")
+        virtual = VirtualTray(config, seed=args.seed, link=link, start_dice=0, pace=1 / 6 if args.fast else 1.0)
+        virtual.sim.use_optics(OpticalSensor(config.geometry, DESIGNS[args.design]))
+        virtual.start()
+        tray = SerialTray(config.tray, port=virtual.path, retry_s=0.05)
+        ready = SimMaker(virtual.sim, virtual._lock, virtual.idle)
+    else:
+        from .factory import open_tray
+
+        if config.tray.backend == "sim":
+            print('table-noir hardware bench: the configured tray is the simulator (tray.backend = "sim"): '
+                  'add --sim for a simulated walk-through, or set tray.backend to "serial" or "i2c"', file=sys.stderr)
+            return 2
+        tray = open_tray(config)
+
+        def ready(step) -> None:
+            input("    press Enter when it is done ")
+    try:
+        deadline = time.monotonic() + 10
+        while not tray.connected and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if not tray.connected:
+            print("table-noir hardware bench: the tray did not answer within 10 s: is it plugged in?", file=sys.stderr)
+            return 1
+        if hasattr(tray, "set_raw"):
+            tray.set_raw(True)  # the bench needs every distance reading
+        bench = Bench(tray, config.geometry, args.design, ready=ready, say=print)
+        bench.run()
+    finally:
+        tray.close()
+        if virtual is not None:
+            virtual.close()
+    report = bench.report()
+    print()
+    print(report, end="")
+    if args.report:
+        with open(args.report, "w", encoding="utf-8") as out:
+            out.write(report)
+        print(f"report written to {args.report}")
+    return 0 if bench.passed else 1
 
 
 if __name__ == "__main__":

@@ -39,6 +39,13 @@ per timing budget, 33 ms by default):
 * Fallen dice roll out of the spot: the sensor arm narrows its view to the
   stack's footprint (see the enclosure), so only standing dice are seen.
 
+With ``optics`` (an ``hardware.optics.OpticalSensor``) the reading is made
+differently: each sample builds the scene in the sensor's view (the stack,
+a hand, a d10 in flight, falling, bouncing and fallen dice, each a box) and
+the optical model reports what a VL53L0X would: the signal-weighted mean
+distance, its noise and its error codes. The physics above (what happens
+when) is the same for both; the ideal model's table is unchanged.
+
 The piezo level is 0..1 of full scale: about 0.01 at rest, a spike of
 0.3-1.0 when a d10 lands, ringing down over a few hundred ms with smaller
 bounces; falling Heat dice add their own knocks.
@@ -52,7 +59,7 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 from firmware.tray.heat import KNOCK_LEVEL, Calibration, HeatTracker
 from firmware.tray.impact import ImpactDetector
@@ -60,6 +67,9 @@ from firmware.tray.impact import ImpactDetector
 from .config import Config, GeometryConfig
 from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, Zone, heat_event
 from .ports import Tray
+
+if TYPE_CHECKING:
+    from .optics import OpticalSensor
 
 OUT_OF_RANGE_CODES = (8190, 8191)
 
@@ -108,13 +118,15 @@ class _Slot:
     knock: float = 0.0  # a piezo impulse on this sample
     shake: float = 0.0  # shakes the stack (0..1)
     vibrate: float = 0.0  # starts tray vibration (0..1)
+    flyer: bool = False  # what is at above_mm is a thrown d10, not a hand
+    fall: bool = False  # set_stack is the end of a fall (not a hand's work)
 
 
 class TableSimulator:
     """The raw physics of the tray (see the module docstring). Seeded: same seed, same table."""
 
     def __init__(self, geometry: GeometryConfig, seed: int = 0, sample_period_s: float = 0.033,
-                 start_dice: int = 2, offset_mm: float = 0.0):
+                 start_dice: int = 2, offset_mm: float = 0.0, optics: "OpticalSensor | None" = None):
         if start_dice < 0 or start_dice > geometry.max_heat_dice:
             raise ValueError(f"start_dice must be 0-{geometry.max_heat_dice}, got {start_dice}")
         self.geometry = geometry
@@ -132,6 +144,13 @@ class TableSimulator:
         self._piezo = 0.0
         self._phase = self.rng.uniform(0, 2 * math.pi)
         self._dropout_burst = 0
+        # With an optical model the reading is what a VL53L0X makes of the whole scene in its view.
+        self.optics = optics
+        self.status = 0  # the last reading's range status (optical model only)
+        self._stack_xy = (0.0, 0.0)
+        if optics is not None:  # (drawn only then, so the ideal model's table is what it always was)
+            self._stack_xy = (self.rng.uniform(-2.0, 2.0), self.rng.uniform(-2.0, 2.0))  # never dead centre
+        self._fallen: list = []  # fallen dice lying at the edge of the view
 
     # -- planning ---------------------------------------------------------
     def _slot(self, i: int) -> _Slot:
@@ -173,6 +192,21 @@ class TableSimulator:
         self._slot(first).truth.append(Truth(kind, 0, 0.0, new))
         self._slot(first + rng.randint(3, 10))  # the hand takes a moment to be out of the way
         self._planned = new
+
+    def use_optics(self, optics: "OpticalSensor | None") -> None:
+        """Read the table through an optical model from now on (None: the ideal sensor again)."""
+        self.optics = optics
+        if optics is not None and self._stack_xy == (0.0, 0.0):
+            self._stack_xy = (self.rng.uniform(-2.0, 2.0), self.rng.uniform(-2.0, 2.0))
+
+    def wave_hand(self, samples: int = 60) -> None:
+        """A hand passes back and forth over the Heat (4-10 cm above it) and touches nothing."""
+        rng = self.rng
+        start = len(self._slots) + rng.randint(1, 4)
+        for j in range(samples):
+            slot = self._slot(start + j)
+            slot.above_mm = min(self._top_mm(self._planned) + rng.uniform(40, 100), self.geometry.sensor_height_mm - 40)
+        self._slot(start + samples + rng.randint(3, 10))
 
     def add_die(self) -> None:
         """Someone puts one die on top of the Heat (a Risk, a Gain Heat, a rebuild)."""
@@ -220,6 +254,7 @@ class TableSimulator:
         if rng.random() < 0.3:
             for j in range(rng.randint(1, 2)):
                 self._slot(land - 1 - j).above_mm = self._top_mm(dice) + rng.uniform(10, 150)
+                self._slot(land - 1 - j).flyer = True
         slot = self._slot(land)
         slot.knock = rng.uniform(0.3, 1.0)
         slot.vibrate = 1.0
@@ -258,6 +293,7 @@ class TableSimulator:
             self._slot(at + j).tumble = (dice - (j + 1) * span, dice - j * span)
         slot = self._slot(at + tumble)
         slot.set_stack = new
+        slot.fall = True
         self._slot(at).truth.append(Truth("collapse", 0, 0.0, new, fell=fell, standing=new, tumble=tumble))
         for j in range(min(fell, 4)):  # Heat dice hitting the tray
             self._slot(at + 1 + j + rng.randint(0, 2)).knock = rng.uniform(0.1, 0.5)
@@ -270,12 +306,18 @@ class TableSimulator:
         rng = self.rng
         slot = self._slots.pop(0) if self._slots else _Slot()
         if slot.set_stack is not None:
+            if self.optics is not None:
+                self._place_fallen(self.stack, slot.set_stack, slot.fall)
             self.stack = slot.set_stack
         for record in slot.truth:
             self.truth.append(_stamped(record, self.index, self.t))
         self._vibration = max(self._vibration * 0.8, slot.vibrate)
         self._shake = max(self._shake * 0.93, slot.shake)
         self._piezo = self._piezo * 0.55 + slot.knock
+
+        if self.optics is not None:
+            reading = self._optical(slot)
+            return self._deliver(slot, reading)
 
         g = self.geometry
         floor = g.sensor_height_mm + self.offset_mm
@@ -298,7 +340,11 @@ class TableSimulator:
             reading = min(reading, floor - rng.uniform(15, 60))
         if slot.above_mm is not None and reading is not None:
             reading = min(reading, floor - slot.above_mm + rng.gauss(0.0, 3.0))
+        return self._deliver(slot, reading)
 
+    def _deliver(self, slot: _Slot, reading: Optional[float]) -> RawSample:
+        """Dropouts, error codes and junk of the sensor's link, then the sample itself."""
+        rng, g = self.rng, self.geometry
         distance: Optional[int]
         if slot.blind or reading is None:
             distance = None
@@ -323,6 +369,62 @@ class TableSimulator:
         self.index += 1
         self.t += self.sample_period_s
         return sample
+
+    # -- the optical model ----------------------------------------------------
+    def _place_fallen(self, before: int, after: int, fall: bool) -> None:
+        """Dice that fell mostly roll out of view; now and then one stops at its edge (estimate: 1 in 8)."""
+        rng = self.rng
+        if not fall:
+            self._fallen = []  # a hand at the stack picks the fallen dice up too
+            return
+        for _ in range(before - after):
+            if rng.random() < 0.125:
+                angle = rng.uniform(0, 2 * math.pi)
+                r = rng.uniform(18.0, 30.0)
+                self._fallen.append((round(r * math.cos(angle)), round(r * math.sin(angle))))
+
+    def _optical(self, slot: _Slot) -> Optional[float]:
+        """The reading the optical model gives for this sample's scene (None: a moving target was lost)."""
+        from .optics import Box  # noqa: PLC0415 (the ideal model never needs it)
+
+        rng, g, optics = self.rng, self.geometry, self.optics
+        die = g.die_size_mm
+        refl = optics.design.reflectance
+        mouth = optics.shroud.mouth_z - 1.0
+        cx, cy = self._stack_xy
+        standing = self.stack
+        boxes = []
+        if slot.tumble is not None:
+            low, high = slot.tumble
+            if rng.random() >= 0.6:
+                return None  # a moving target: the sensor gives up on the sample (sigma fail)
+            standing = min(standing, int(low))
+            a, b = sorted((rng.uniform(low, high), rng.uniform(low, high)))
+            side = rng.uniform(4.0, 16.0) * rng.choice((-1, 1))
+            boxes.append((Box.die_column(round(cx + side), round(cy), die, round(a * die), round(max(b, a + 1) * die),
+                                         refl["die"]), "die"))
+        if standing > 0:
+            sway = 0.0
+            if standing > 6:
+                self._phase += 2 * math.pi * self.sample_period_s / (0.35 + 0.04 * standing)
+                sway = min(3.0, 0.25 * (standing - 6) * (1 + 2 * self._shake)) * math.sin(self._phase)
+            boxes.append((Box.die_column(round(cx + sway * 2) / 2, cy, die, 0.0, standing * die, refl["die"]), "die"))
+        for fx, fy in self._fallen:
+            boxes.append((Box.die_column(fx, fy, die, 0.0, die, refl["die"]), "die"))
+        if rng.random() < 0.04 * self._vibration:  # a die bouncing off the floor, 1.5-6 cm up
+            z = round(rng.uniform(15, 60))
+            boxes.append((Box.die_column(round(rng.uniform(-15, 15)), round(rng.uniform(-15, 15)), die, z, z + die,
+                                         refl["die"]), "die"))
+        if slot.above_mm is not None:
+            z = round(min(slot.above_mm, mouth - 20))
+            if slot.flyer:  # a d10 crossing the beam
+                boxes.append((Box.die_column(round(rng.uniform(-12, 12)), round(rng.uniform(-12, 12)), 16.0, z,
+                                             min(z + 16, mouth), refl["d10"]), "d10"))
+            else:  # the back of a hand, coming in from one side over part or all of the view
+                edge = round(rng.uniform(-20, 10))
+                boxes.append((Box(edge, edge + 100, -50, 50, z, min(z + 30, mouth), refl["hand"]), "hand"))
+        mm, self.status = optics.sample(rng, tuple(boxes))
+        return float(mm) + self.offset_mm if mm < 8190 else float(mm)
 
     def run_until_idle(self, extra: int = 0) -> list[RawSample]:
         """Tick until every scheduled action has played out (plus ``extra`` quiet samples)."""
@@ -368,6 +470,7 @@ class SimTray(Tray):
         self._thread: threading.Thread | None = None
         self.realtime = realtime
         self._started = False
+        self.refusal: str | None = None  # why the last panel action did nothing, if it did not
 
     def subscribe(self, listener) -> None:
         """Add a listener. In real time, the first one starts the table, so it hears everything."""
@@ -385,18 +488,31 @@ class SimTray(Tray):
         return self._connected
 
     # -- the sim panel ----------------------------------------------------
-    def add_die(self) -> None:
+    # Every control a person can press (the kiosk's sim panel, the monitor's keys) is safe to
+    # press at any time: what the table cannot do (take a die off an empty tray, topple no
+    # stack, add a die past the tallest Heat the tray measures) does nothing and returns the
+    # reason as one line, also kept in ``refusal``. None means it was done.
+    def _try(self, action, *args) -> str | None:
         with self._step_lock:
-            self.sim.add_die()
+            try:
+                action(*args)
+            except ValueError as err:
+                self.refusal = str(err)
+                return self.refusal
+            self.refusal = None
+            return None
 
-    def remove_die(self) -> None:
-        with self._step_lock:
-            self.sim.remove_die()
+    def add_die(self) -> str | None:
+        return self._try(self.sim.add_die)
+
+    def remove_die(self) -> str | None:
+        return self._try(self.sim.remove_die)
 
     def build_to(self, dice: int) -> None:
         """Hands add or take dice, one at a time, until the stack is ``dice`` high
         (what a table does when the screen says its stack does not match)."""
         with self._step_lock:
+            self.refusal = None
             if not 0 <= dice <= self.sim.geometry.max_heat_dice:
                 raise ValueError(f"the tray measures 0-{self.sim.geometry.max_heat_dice} dice, not {dice}")
             while self.sim.planned_dice < dice:
@@ -406,13 +522,13 @@ class SimTray(Tray):
 
     def throw(self, accuracy: float = 0.8, zone: Zone | str | None = None, face: int | None = None) -> Truth:
         with self._step_lock:
+            self.refusal = None
             if zone is not None or face is not None:
                 self._landing = (Zone(zone) if zone is not None else None, face)
             return self.sim.throw(accuracy, zone=zone, face=face)
 
-    def topple(self, n: int | None = None) -> None:
-        with self._step_lock:
-            self.sim.topple(n)
+    def topple(self, n: int | None = None) -> str | None:
+        return self._try(self.sim.topple, n)
 
     # -- time -------------------------------------------------------------
     def _start(self) -> None:

@@ -141,6 +141,84 @@ class Calibration:
         return "Calibration(empty_mm=%.1f, die_mm=%.2f)" % (self.empty_mm, self.die_mm)
 
 
+class CurveCalibration:
+    """Height from a measured curve: the reading over a still stack of 0, 1, 2, ... dice.
+
+    A VL53L0X reports the signal-weighted mean distance of everything in its
+    view, so a short stack that fills only part of the view reads closer to
+    the floor than its top (see hardware/optics.py): a straight line from
+    the empty floor through one known stack is wrong at every other height.
+    ``points[k]`` is the median reading over k dice; between two points the
+    height is interpolated, past the ends it follows the nearest segment.
+    Same interface as ``Calibration``; ``die_mm`` is the mean step, for the
+    few thresholds the tracker keeps in millimetres.
+    """
+
+    def __init__(self, points):
+        points = [float(p) for p in points]
+        if len(points) < 2:
+            raise ValueError("a calibration curve needs readings of at least 0 and 1 dice")
+        for k in range(1, len(points)):
+            if not points[k] < points[k - 1]:
+                raise ValueError(
+                    "%d dice read %.0f mm, not closer than %d dice (%.0f mm): the reading must fall as the "
+                    "stack grows; check the stack is under the sensor" % (k, points[k], k - 1, points[k - 1])
+                )
+        if not (MIN_VALID_MM < points[0] <= MAX_VALID_MM):
+            raise ValueError(
+                "empty tray %.0f mm is outside the sensor's range (%d-%d mm)" % (points[0], MIN_VALID_MM, MAX_VALID_MM)
+            )
+        self.points = points
+        self.empty_mm = points[0]
+        self.die_mm = (points[0] - points[-1]) / (len(points) - 1)
+
+    def height(self, mm):
+        """Stack height in dice (float) for a distance reading in mm."""
+        pts = self.points
+        last = len(pts) - 1
+        k = 0
+        while k < last - 1 and mm < pts[k + 1]:
+            k += 1
+        return k + (pts[k] - mm) / (pts[k] - pts[k + 1])
+
+    def distance(self, dice):
+        """The reading expected over a stack of ``dice`` (whole or not)."""
+        pts = self.points
+        last = len(pts) - 1
+        k = int(math.floor(dice))
+        if k < 0:
+            k = 0
+        if k > last - 1:
+            k = last - 1
+        return pts[k] - (dice - k) * (pts[k] - pts[k + 1])
+
+    def max_dice(self, min_mm=MIN_VALID_MM):
+        """The tallest stack on the curve whose reading stays in range."""
+        best = 0
+        for k, mm in enumerate(self.points):
+            if mm >= min_mm:
+                best = k
+        return best
+
+    def __repr__(self):
+        return "CurveCalibration(%s)" % ", ".join("%.1f" % p for p in self.points)
+
+
+def calibrate_curve(readings_by_dice):
+    """A CurveCalibration from lists of readings over 0, 1, 2, ... dice (``readings_by_dice[k]``).
+
+    Uses the median of the valid readings of each height. Raises ValueError
+    saying which height is short of readings or out of order.
+    """
+    points = []
+    for k, readings in enumerate(readings_by_dice):
+        valid = _valid(readings)
+        if len(valid) < 3:
+            raise ValueError("too few valid readings over %d dice (%d, need 3)" % (k, len(valid)))
+        points.append(_median(valid))
+    return CurveCalibration(points)
+
+
 def calibrate_from(empty_readings, stack_readings, known_dice):
     """A Calibration from readings of the empty tray and of a stack of ``known_dice``.
 

@@ -28,6 +28,7 @@ import usb_cdc
 from .app import Hooks, TrayApp
 from .boards import i2c_pins
 from .impact import level_from_counts
+from .piezo import PeakHold, burst
 from .protocol import MAX_BOOT
 
 NVM_MAGIC = b"TNC1"  # marks a calibration the tray measured itself
@@ -43,6 +44,8 @@ IO_TIMEOUT_S = 0.5
 WATCHDOG_S = 5.0
 RETRY_START_MS = 5000  # a board that failed to start tries again this often
 WATCHDOG_NOTE = "restarted by the watchdog: the main loop hung"
+SIGNAL_RATE_LIMIT_MCPS = 0.06  # see docs/sensing.md: the as-built shroud passes too little light for 0.25
+PIEZO_BURST = 8  # reads of the discs at each of three points of a pass (see piezo.py)
 
 
 def setting(name, default):
@@ -130,6 +133,9 @@ class Board(Hooks):
                     self._i2c = busio.I2C(getattr(board, pins[0]), getattr(board, pins[1]))
             sensor = adafruit_vl53l0x.VL53L0X(self._i2c, address=self.address, io_timeout_s=IO_TIMEOUT_S)
             sensor.measurement_timing_budget = self.budget_ms * 1000
+            # The dark floor through the shroud returns less than the driver's default 0.25 MCPS
+            # floor for a valid reading (docs/sensing.md, design "low-limit").
+            sensor.signal_rate_limit = SIGNAL_RATE_LIMIT_MCPS
             sensor.start_continuous()
             self.sensor = sensor
             self.fault = None
@@ -176,6 +182,7 @@ class Board(Hooks):
         return total // 64
 
     def piezo_level(self):
+        """One reading of every disc: the largest swing among them."""
         level = 0.0
         for pin, baseline in zip(self.piezos, self.baselines):
             reading = level_from_counts(pin.value, baseline)
@@ -343,10 +350,12 @@ def run(loops=None):
     app.start(start)
     was_connected = hw.connected()
     last_reading = start
+    hold = PeakHold()
     while turns.more():
         feed(dog)
         t = now_ms()
         try:
+            burst(hw.piezo_level, hold, PIEZO_BURST)
             connected = hw.connected()
             if connected and not was_connected:
                 app.on_connect(t)  # the Pi has just opened the port
@@ -354,7 +363,8 @@ def run(loops=None):
             data = hw.read()
             if data:
                 app.on_bytes(data, t)
-            app.on_piezo(hw.piezo_level(), t)
+            burst(hw.piezo_level, hold, PIEZO_BURST)
+            app.on_piezo(hold.take(), t)  # the peak since the last pass, not one random moment
             if hw.sensor is None:
                 if hw.recover(t):
                     last_reading = t
@@ -375,6 +385,7 @@ def run(loops=None):
                 except RuntimeError as err:  # the driver gave up after IO_TIMEOUT_S
                     app.on_sensor_fault("sensor_timeout", "driver timeout: %s" % err, t)
                     hw.sensor = None
+            burst(hw.piezo_level, hold, PIEZO_BURST)  # after the sensor and the serial work: held for the next pass
             app.tick(t)
         except Exception as err:  # keep the tray alive; say what went wrong
             app.error("internal", "loop: %r" % err, t)

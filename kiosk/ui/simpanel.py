@@ -64,9 +64,12 @@ class SimPanel(Filled):
             for text, tag, fn in actions:
                 b = Big(text, size=14, height=px(48))
                 b.tag = f"sim:heat:{tag}"
-                b.bind(on_release=lambda *_, f=fn: self.app.sim_tray_do(f))
+                b.bind(on_release=lambda *_, f=fn: self.tray_do(f))
                 row.add_widget(b)
             inner.add_widget(row)
+            # Why the last tray action did nothing, if it did not (no stack to topple, ...).
+            self.note = Text("", size=13, color=theme.ACCENT)
+            inner.add_widget(self.note)
             inner.add_widget(Text("Throw a d10", size=15, bold=True))
             self.zone = ChoiceInput("zone", "", ["random"] + [z.value for z in Zone], "random", cols=4)
             self.face = ChoiceInput("face", "", ["random"] + list(range(1, 11)), "random", cols=6)
@@ -78,6 +81,12 @@ class SimPanel(Filled):
             inner.add_widget(throw)
         self.add_widget(scrolled(inner))
 
+    def tray_do(self, fn) -> None:
+        """Work the simulated tray; a control the table cannot honour does nothing and says why here."""
+        self.app.sim_tray_do(fn)
+        refusal = getattr(self.app.sim_tray, "refusal", None)
+        self.note.text = esc(f"Nothing happened: {refusal}") if refusal else ""
+
     def match_game(self) -> None:
         """Build the simulated stack to the Heat the game has now (as far as the tray measures)."""
         tray, runner = self.app.sim_tray, self.app.runner
@@ -88,4 +97,4 @@ class SimPanel(Filled):
     def throw(self) -> None:
         zone = None if self.zone.value in (None, "random") else Zone(self.zone.value)
         face = None if self.face.value in (None, "random") else int(self.face.value)
-        self.app.sim_tray_do(lambda: self.app.sim_tray.throw(accuracy=0.9, zone=zone, face=face))
+        self.tray_do(lambda: self.app.sim_tray.throw(accuracy=0.9, zone=zone, face=face))

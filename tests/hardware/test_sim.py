@@ -6,7 +6,7 @@ import threading
 import pytest
 
 from benchmarks.detection_bench import run as bench_run
-from hardware.config import Config, GeometryConfig
+from hardware.config import Config, GeometryConfig, load_config
 from hardware.events import (
     Collapse,
     DieAdded,
@@ -227,3 +227,43 @@ def test_a_sensor_with_a_range_error_reads_right_once_calibrated():
     for mm in readings(3):
         tracker.feed(mm)
     assert tracker.level == 3
+
+
+# -- issue 19, defect 7: every sim control is safe to press ---------------------------------------
+def test_sim_controls_on_an_empty_tray_do_nothing_and_say_why():
+    tray = SimTray(load_config(), seed=4, realtime=False, start_dice=0)
+    events = []
+    tray.subscribe(events.append)
+    assert "no die" in tray.remove_die()  # used to raise ValueError out of the panel's button
+    assert "no stack" in tray.topple()
+    assert tray.refusal == "there is no stack to topple"
+    tray.step_until_idle()
+    assert tray.heat == 0 and not any(type(e).__name__ in ("Collapse", "DieRemoved") for e in events)
+    assert tray.add_die() is None and tray.refusal is None  # a possible action clears the note
+    tray.step_until_idle()
+    assert tray.heat == 1
+
+
+def test_adding_past_the_tallest_heat_is_refused_not_raised():
+    config = load_config()
+    tray = SimTray(config, seed=5, realtime=False, start_dice=config.geometry.max_heat_dice)
+    assert "most this tray measures" in tray.add_die()
+    assert tray.sim.planned_dice == config.geometry.max_heat_dice
+
+
+def test_monitor_keys_on_an_empty_sim_table_print_why_and_keep_running():
+    import io
+
+    from hardware import cli
+    from hardware.backends.sim_pads import SimPads
+
+    pads, tray = SimPads(6), SimTray(load_config(), seed=6, realtime=False, start_dice=0)
+    monitor = cli.Monitor(io.StringIO(), start=0.0)
+    monitor.attach(pads, tray)
+    for key in "-!-":
+        assert cli.press_key(key, pads, tray, say=monitor.note)
+    assert cli.press_key("-", pads, tray)  # without a listener it is still safe
+    text = monitor.out.getvalue()
+    assert text.count("sim    there is no die on the tray to take off") == 2
+    assert "sim    there is no stack to topple" in text
+    tray.close()
