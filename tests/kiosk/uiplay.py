@@ -301,6 +301,8 @@ def monkey(app, game: str, seed: int, touches: int) -> int:
             pressed += 1
         else:
             x, y = rng.uniform(0, Window.width), rng.uniform(0, Window.height)
+            if any(w.collide_point(*w.to_widget(x, y)) for tag in SKIP_TOUCH for w in drive.find_all(tag)):
+                continue
         drive.tap_at(x, y)
         drive.pump(1)
         if app.sm.current == "home" and rng.random() < 0.5 and drive.find_all("home:resume"):
