@@ -37,7 +37,7 @@ from pathlib import Path
 
 from hardware.config import Config, ConfigError, load_config
 
-from . import target
+from . import bought, target
 from .checks import HEAT_ZONE_DICE, arm_problems, measure_arm
 from .stl import read_stl
 
@@ -68,7 +68,8 @@ PARTS = (
     Part("tray_quarter_mcu", "tray.scad", "1", True, "the quarter with the microcontroller pocket, USB exit and arm bolts",
          camera="235,0,335"),   # seen from below: pockets and cable exits
     Part("arm_foot", "arm.scad", "1", True, "bolts to the rim with two M4 x 40 bolts"),
-    Part("arm_post", "arm.scad", "post_pieces", True, "square post pieces, pegged together; the sensor cable runs inside"),
+    Part("arm_post", "arm.scad", "post_pieces", True, "square post pieces with a socket at each end; the sensor cable runs inside"),
+    Part("arm_joiner", "arm.scad", "joiners", True, "square pegs joining the foot, the post pieces and each other; printed standing"),
     Part("arm_boom", "arm.scad", "1", True, "boom, sensor head and shroud in one piece, printed across the bed"),
     Part("pad_body", "pad.scad", "pads", True, "button box and hood in one piece, printed on its back"),
     Part("pad_base", "pad.scad", "pads", True, "base with the cable's strain relief, four M3 x 10 screws"),
@@ -88,6 +89,7 @@ def defines(config: Config) -> dict[str, float | int]:
     values["pads"] = len(config.pads.pins) or 1
     values["heat_zone_dice"] = HEAT_ZONE_DICE
     values["target_disc_d"] = target.disc_diameter(config.geometry)
+    values.update(bought.scad_values())
     return values
 
 
