@@ -120,4 +120,8 @@ if (part == "arm_boom")                                           // upside down
     rotate(45) rotate([180, 0, 0]) translate([-(post_r + post_w / 2) / 2, 0, -(sensor_height_mm + head_above)]) arm_boom();
 
 // Facts the build script reads back into its parts list.
+// The sensor cable from where it enters the foot to the sensor's plug: across the foot, up the
+// post, along the boom's groove and down into the head (the bill of materials checks its length).
+cable_in_arm = (post_r - tray_out_r) + (boom_bottom + boom_h - cable_z) + (post_r - board_c[0] - sensor_board[0] / 2) + post_bore + qt_plug[2];
+echo(foot_bolts = 2, cable_in_arm = cable_in_arm);
 echo(post_pieces = post_pieces, joiners = post_pieces, board_cx = board_c[0], board_cy = board_c[1], seat_z = seat_z, plug_y = board_c[1], post_len = post_len, shroud_mouth_z = shroud_mouth_z, mouth_d = 2 * mouth_r, view_r_floor = view_radius_at(0));

@@ -97,4 +97,4 @@ if (part == "pad_base") pad_base();
 if (part == "pad_assembly") { pad_body(); translate([0, 0, -3.01]) pad_base(); }
 
 // Facts the build script reads back (the tests probe the mesh at these places).
-echo(pitch = pitch, button_y = button_y, panel_top = body_h, hood_top = body_h + hood_h, mark_y = mark_y, visor = visor);
+echo(base_screws = len([for (sx = [-1, 1], sy = [-1, 1]) 1]), pitch = pitch, button_y = button_y, panel_top = body_h, hood_top = body_h + hood_h, mark_y = mark_y, visor = visor);

@@ -102,5 +102,8 @@ if (part == "tray_quarter") tray_quarter(false);
 if (part == "tray_quarter_mcu") tray_quarter(true);
 if (part == "tray_whole") tray_whole(true);
 
+// The sensor cable under the floor: from the board to where it leaves under the rim, with slack to plug in.
+cable_in_tray = norm([board_r * cos(mcu_angle), board_r * sin(mcu_angle)] - [(tray_r + rim_t) * cos(arm_angle), (tray_r + rim_t) * sin(arm_angle)]) + 30;
+echo(cable_in_tray = cable_in_tray, piezo_pockets = 4);
 // Facts the build script reads back.
 echo(floor_t = floor_t, under_h = under_h, pocket_h = pocket_h, board_pocket_x = board_pocket[0], board_pocket_y = board_pocket[1], board_r = board_r, mcu_angle = mcu_angle, relief_peg_r = relief_pegs[0][0], relief_peg_y = relief_pegs[0][1], usb_exit_w = usb_exit_w, usb_plug = usb_plug, arm_angle = arm_angle, foot_bolt_dy = foot_bolt_dy, foot_bolt_z = foot_bolt_z, seat_d = seat_d, seat_depth = target_disc_t, rim_h = rim_h, piezo_ring_r = piezo_ring_r);
