@@ -65,7 +65,7 @@ class Part:
 
 PARTS = (
     Part("tray_quarter", "tray.scad", "3", True, "floor, rim and skirt of one quarter; dovetails lock the quarters"),
-    Part("tray_quarter_mcu", "tray.scad", "1", True, "the quarter with the microcontroller pocket, USB exit and arm bolts",
+    Part("tray_quarter_mcu", "tray.scad", "1", True, "the quarter with the QT Py pocket, the USB exit and its strain relief, the sensor cable channel and the arm bolts",
          camera="235,0,335"),   # seen from below: pockets and cable exits
     Part("arm_foot", "arm.scad", "1", True, "bolts to the rim with two M4 x 40 bolts"),
     Part("arm_post", "arm.scad", "post_pieces", True, "square post pieces with a socket at each end; the sensor cable runs inside"),
@@ -73,8 +73,8 @@ PARTS = (
     Part("arm_boom", "arm.scad", "1", True, "boom, sensor head and shroud in one piece, printed across the bed"),
     Part("pad_body", "pad.scad", "pads", True, "button box and hood in one piece, printed on its back"),
     Part("pad_base", "pad.scad", "pads", True, "base with the cable's strain relief, four M3 x 10 screws"),
-    Part("screen_shell", "screen.scad", "1", True, "front and sides of the screen case, printed face down"),
-    Part("screen_back", "screen.scad", "1", True, "back cover with vents and the GPIO slot; four M3 x 40 screws into the display"),
+    Part("screen_shell", "screen.scad", "1", True, "front and sides of the screen case with four insert bosses, printed face down"),
+    Part("screen_back", "screen.scad", "1", True, "back cover with vents, the GPIO slot and tie anchors; M3 x 40 screws into the display, M3 x 8 into the shell's inserts"),
     Part("screen_stand", "screen.scad", "2", True, "side cheeks that stand the case at 65 degrees"),
     Part("table_assembly", "assembly.scad", "0", False, "tray, arm and the tallest Heat together (picture only)"),
     Part("arm_assembly", "arm.scad", "0", False, "the arm as it stands on the tray (measured by the tests)"),

@@ -40,7 +40,7 @@ HEADER: dict[int, str] = {
 }
 # What the rest of the build uses on the header (the sensor of the minimal i2c build, the console UART).
 OTHER_USES = {1: "VL53L0X VIN (i2c build)", 3: "VL53L0X SDA (i2c build)", 5: "VL53L0X SCL (i2c build)",
-              14: "VL53L0X GND (i2c build)", 2: "touchscreen 5V (red)", 6: "touchscreen GND (black)",
+              14: "VL53L0X GND (i2c build)", 2: "5V to the pad board (display)", 6: "GND to the pad board (display)",
               8: "UART TX (console)", 10: "UART RX (console)", 15: "VL53L0X XSHUT (i2c build)",
               27: "ID EEPROM (keep free)", 28: "ID EEPROM (keep free)"}
 PHYSICAL = {int(name[4:]): pin for pin, name in HEADER.items() if name.startswith("GPIO")}

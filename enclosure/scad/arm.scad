@@ -115,6 +115,8 @@ module view_cone() {
 if (part == "arm_assembly") arm_assembly();
 if (part == "arm_foot") translate([-post_r, 0, -table_z]) arm_foot();
 if (part == "arm_post") rotate([0, 90, 0]) arm_post();           // printed lying on a side
+if (part == "arm_head")                                          // the head alone, for the build guide's picture
+    intersection() { arm_boom(); translate([-head_w, -head_w, sensor_height_mm - 30]) cube([2 * head_w + 12, 2 * head_w, 60]); }
 if (part == "arm_joiner") arm_joiner();                          // standing
 if (part == "arm_boom")                                           // upside down, across the bed's diagonal
     rotate(45) rotate([180, 0, 0]) translate([-(post_r + post_w / 2) / 2, 0, -(sensor_height_mm + head_above)]) arm_boom();

@@ -94,6 +94,7 @@ module pad_base() {
 
 if (part == "pad_body") rotate([-90, 0, 0]) translate([0, -pad_d / 2, 0]) pad_body();   // lies on its back
 if (part == "pad_base") pad_base();
+if (part == "pad_assembly_open") pad_body();   // upright, seen from below in the build guide
 if (part == "pad_assembly") { pad_body(); translate([0, 0, -3.01]) pad_base(); }
 
 // Facts the build script reads back (the tests probe the mesh at these places).

@@ -125,6 +125,10 @@ module cheek() {
 if (part == "screen_shell") shell();
 if (part == "screen_back") back_cover();
 if (part == "screen_stand") cheek();
+if (part == "screen_open") {          // the shell from the back with the cover lifted off: bosses and inserts
+    shell();
+    translate([0, 0, case_d + back_t + 40]) mirror([0, 0, 1]) back_cover();
+}
 
 // Facts the build script reads back (the tests probe the mesh at these places).
 echo(case_screws = len(boss_at), cheek_screws = 2 * len(cheek_holes), display_screws = 4, tie_anchors = len(tie_anchor_at),
