@@ -384,7 +384,10 @@ def to_pdf(items: list[Block], path: Path, img: Path = IMG) -> Path:
             png = img / f"{b.name}.png"
             if png.exists():
                 picture = Image(str(png), width=120 * mm, height=90 * mm, kind="proportional")
-                story.append(KeepTogether([picture, Paragraph(_inline(b.caption), caption)]))
+                group = [picture, Paragraph(_inline(b.caption), caption)]
+                if story and getattr(story[-1], "style", None) in heads.values():
+                    group.insert(0, story.pop())      # a heading stays on the page of its picture
+                story.append(KeepTogether(group))
             else:
                 story.append(Paragraph(_inline(f"[picture {b.name}: run python -m enclosure.guide] {b.caption}"), caption))
         else:
