@@ -84,6 +84,7 @@ PICTURES = (
     ("pad", "pad_assembly", "pad.scad", "70,0,20"),
     ("pad_open", "pad_assembly_open", "pad.scad", "235,0,30"),
     ("screen_open", "screen_open", "screen.scad", "60,0,20"),
+    ("screen_back", "screen_back", "screen.scad", ""),
     ("table", "table_assembly", "assembly.scad", ""),
 )
 
@@ -258,8 +259,7 @@ def blocks(config: Config) -> list[Block]:
         ), numbered=True),
         Picture("pad_open", "The body from below: the ribs that carry the front wall in print, with the wire holes."),
         Heading("5. The pad board and the screen case"),
-        Picture("screen_open", "The shell from the back, the cover lifted: four bosses for the inserts, the "
-                "cable-tie anchors beside the GPIO slot."),
+        Picture("screen_open", "The shell from the back, the cover lifted: the four bosses for the inserts."),
         Items((
             "Press an M3 heat-set insert into each of the shell's four bosses with the soldering iron at about "
             "220 °C; keep it straight and stop when it is flush.",
@@ -270,9 +270,12 @@ def blocks(config: Config) -> list[Block]:
             "board lies on the back cover beside the GPIO slot.",
             "Screw the back cover's four posts to the display with M3 x 40 screws, then the cover to the bosses "
             "with four M3 x 8 screws. Feed the pad plugs through the GPIO slot and plug each into its socket; "
-            "tie the bundle to the two anchors beside the slot.",
+            "tie the bundle to the two anchors beside the slot, and the power and tray USB cables to the two "
+            "anchors near the bottom wall.",
             "Bolt the two stand cheeks to the shell with M3 x 12 screws and nuts.",
         ), numbered=True),
+        Picture("screen_back", "The back cover's inner face: posts to the display, notches for the bosses, "
+                "the GPIO slot with two tie anchors beside it and two more near the bottom wall."),
         Heading("Wiring, connector by connector"),
         *wiring_blocks(config),
         Heading("First power-on checklist"),

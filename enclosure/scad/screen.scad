@@ -37,7 +37,11 @@ gpio_at = [0, 18];
 // never reaches the Pi's header.
 tie_anchor = [11, 8, 6];           // x, y, z of the block; a tunnel for a 4.8 mm tie runs through it along y
 tie_tunnel = [5, 2.6];
-tie_anchor_at = [for (sx = [-1, 1]) [sx * (gpio_slot[0] / 2 + 7), 0]];
+// ...and two near the bottom wall for the power and tray USB cables that leave through its windows
+// (offsets from gpio_at, like the first two)
+power_tie_at = [80, -40];
+tie_anchor_at = concat([for (sx = [-1, 1]) [sx * (gpio_slot[0] / 2 + 7), 0]],
+                       [for (sx = [-1, 1]) [sx * power_tie_at[0], power_tie_at[1] - gpio_at[1]]]);
 tilt = 65;                         // screen face from the table, degrees
 cheek_t = 6;
 cheek_reach = 0.45;                // cheeks cover this share of the side, from the bottom
@@ -133,6 +137,7 @@ if (part == "screen_open") {          // the shell from the back with the cover 
 // Facts the build script reads back (the tests probe the mesh at these places).
 echo(case_screws = len(boss_at), cheek_screws = 2 * len(cheek_holes), display_screws = 4, tie_anchors = len(tie_anchor_at),
      boss_x = boss_at[0][0], boss_y = abs(boss_at[0][1]), insert_hole_depth = insert_hole_depth, back_t = back_t,
-     tie_x = tie_anchor_at[1][0], tie_y = gpio_at[1], tie_h = tie_tunnel[1]);
+     tie_x = tie_anchor_at[1][0], tie_y = gpio_at[1], tie_h = tie_tunnel[1],
+     power_tie_x = power_tie_at[0], power_tie_y = power_tie_at[1]);
 echo(bezel_t = bezel_t, case_d = case_d, usb_y = usb_y, usb_z = case_d - usb_window[1] / 2 - 4,
      gpio_x = gpio_at[0], gpio_y = gpio_at[1], half_w = case_out[0] / 2);

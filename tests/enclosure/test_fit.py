@@ -155,10 +155,12 @@ def test_the_bosses_stand_clear_of_the_display(case):
             assert shell.any_inside(column) is None
 
 
-def test_the_pad_cables_are_tied_down_beside_the_gpio_slot(case):
+def test_the_cables_leaving_the_case_are_tied_down(case):
     _, back, f = case
-    for x in (-f["tie_x"], f["tie_x"]):
-        tunnel = [(x, f["tie_y"] + dy, f["back_t"] + f["tie_h"] / 2) for dy in (-5, -2, 0, 2, 5)]
-        assert back.any_inside(tunnel) is None                                        # a tie passes under the bar
-        assert back.contains((x, f["tie_y"], f["back_t"] + f["tie_h"] + 1.5))          # the bar it wraps round
-    assert f["tie_anchors"] == 2
+    anchors = [(x, f["tie_y"]) for x in (-f["tie_x"], f["tie_x"])]                     # pad cables, at the GPIO slot
+    anchors += [(x, f["power_tie_y"]) for x in (-f["power_tie_x"], f["power_tie_x"])]  # power and tray USB, bottom wall
+    for x, y in anchors:
+        tunnel = [(x, y + dy, f["back_t"] + f["tie_h"] / 2) for dy in (-5, -2, 0, 2, 5)]
+        assert back.any_inside(tunnel) is None, (x, y)                                # a tie passes under the bar
+        assert back.contains((x, y, f["back_t"] + f["tie_h"] + 1.5)), (x, y)          # the bar it wraps round
+    assert f["tie_anchors"] == len(anchors)
