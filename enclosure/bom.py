@@ -132,9 +132,11 @@ NEEDS = {
 }
 
 
-def sensor_cable_needed(facts: Facts) -> float:
-    """The sensor cable's path in the models: under the tray, then through the arm."""
-    return facts["tray_quarter_mcu"]["cable_in_tray"] + facts["arm_boom"]["cable_in_arm"]
+def sensor_cable_runs(facts: Facts) -> list[float]:
+    """The sensor cable's runs in the models, shortest first: the join on the boom to the sensor,
+    and the board under the tray through the foot and up the post to the join."""
+    arm = facts["arm_boom"]
+    return sorted([facts["tray_quarter_mcu"]["cable_in_tray"] + arm["cable_to_join"], arm["cable_from_join"]])
 
 
 def shortfalls(bom: Bom, facts: Facts, config: Config) -> list[str]:
@@ -146,10 +148,11 @@ def shortfalls(bom: Bom, facts: Facts, config: Config) -> list[str]:
         want, more_ok = NEEDS[part.need](facts, config)
         if part.qty < want or (part.qty > want and not more_ok):
             problems.append(f"{part.id}: the BOM has {part.qty}, the table needs {want} ({part.need})")
-    cable = sum(p.length_mm * p.qty for p in bom.part if p.length_mm)
-    need = sensor_cable_needed(facts)
-    if cable < need:
-        problems.append(f"sensor cable: the BOM's pieces add up to {cable:g} mm, the path in the models is {need:.0f} mm")
+    pieces = sorted(p.length_mm for p in bom.part if p.length_mm for _ in range(p.qty))
+    runs = sensor_cable_runs(facts)
+    if len(pieces) != len(runs) or any(piece < run for piece, run in zip(pieces, runs)):
+        problems.append(f"sensor cable: the BOM's pieces are {pieces} mm, the runs in the models are "
+                        f"{[round(r) for r in runs]} mm (the join sits in the boom's bay)")
     return problems
 
 

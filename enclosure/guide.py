@@ -221,8 +221,8 @@ def blocks(config: Config) -> list[Block]:
             "Push a joiner into the foot's socket and one into the top of each post piece but the last; the boom's "
             "own peg goes into the last piece.",
             "Thread the 500 mm Qwiic cable from the tray's sensor channel through the foot and up the post, "
-            "then out at the boom's groove. Join it to the 200 mm cable with the Qwiic MultiPort, lay the join "
-            "on the boom and hold it with heat-shrink and a cable tie.",
+            "then out at the boom's groove. Plug it into the Qwiic MultiPort, lay the MultiPort in its bay on top "
+            "of the boom next to the post, and plug the 200 mm cable into it for the run along the groove.",
             f"Check the VL53L0X board with calipers against `enclosure/bought.py` (board "
             f"{bought.SENSOR_BOARD_MM[0]:g} x {bought.SENSOR_BOARD_MM[1]:g} mm, chip "
             f"{bought.SENSOR_CHIP_AT_MM[1]:g} mm off the board's centre toward the edge away from the pin header). "

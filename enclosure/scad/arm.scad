@@ -79,6 +79,11 @@ module sensor_pocket(top) {
     translate([board_c[0] + sensor_board[0] / 2 - qt_socket[0], groove_y[0], seat_z - qt_plug[2]]) cube([qt_socket[0] + qt_plug[0], groove_y[1] - groove_y[0], top - seat_z + qt_plug[2] + 1]);
 }
 
+// The two stock sensor cables (500 mm from the board, 200 mm to the sensor) meet at a small
+// passive Qwiic board (SparkFun Qwiic MultiPort, 25.4 mm square) in a bay on top of the boom.
+join_board = [25.4 + 2 * fit, 25.4 + 2 * fit, 5];
+join_x = post_r - post_w / 2 - join_board[0] / 2 - 3;   // the bay's centre along the boom, next to the post
+
 // Boom, sensor head and shroud, in tray coordinates.
 module arm_boom() {
     top = sensor_height_mm + head_above;
@@ -87,9 +92,11 @@ module arm_boom() {
             translate([0, -post_w / 2, boom_bottom]) cube([post_r + post_w / 2, post_w, boom_h]);
             translate([-head_w / 2, -head_w / 2, boom_bottom]) cube([head_w, head_w, boom_h]);
             translate([post_r, 0, boom_bottom]) peg(spigot_len);
+            translate([join_x - join_board[0] / 2 - 2.4, -join_board[1] / 2 - 2.4, boom_bottom]) cube([join_board[0] + 4.8, join_board[1] + 4.8, boom_h]);
             translate([0, 0, shroud_mouth_z]) cylinder(r = max(mouth_r, bore_r) + shroud_wall, h = shroud_len - head_below + 0.01);
         }
         sensor_pocket(top);
+        translate([join_x - join_board[0] / 2, -join_board[1] / 2, top - join_board[2]]) cube([join_board[0], join_board[1], join_board[2] + 1]);
         // the view: from the bore under the chip to the shroud's mouth
         translate([0, 0, shroud_mouth_z - 0.01]) cylinder(r1 = mouth_r, r2 = bore_r, h = shroud_len + 0.02);
         // cable: up the post into the boom, along a groove on top into the pocket
@@ -124,6 +131,10 @@ if (part == "arm_boom")                                           // upside down
 // Facts the build script reads back into its parts list.
 // The sensor cable from where it enters the foot to the sensor's plug: across the foot, up the
 // post, along the boom's groove and down into the head (the bill of materials checks its length).
-cable_in_arm = (post_r - tray_out_r) + (boom_bottom + boom_h - cable_z) + (post_r - board_c[0] - sensor_board[0] / 2) + post_bore + qt_plug[2];
-echo(foot_bolts = 2, cable_in_arm = cable_in_arm);
+// Split at the join: the first part with the tray's share makes the 500 mm cable's run.
+cable_to_join = (post_r - tray_out_r) + (boom_bottom + boom_h - cable_z) + (post_r - join_x);
+cable_from_join = (join_x - join_board[0] / 2 - board_c[0] - sensor_board[0] / 2) + post_bore + qt_plug[2];
+cable_in_arm = cable_to_join + cable_from_join;
+echo(foot_bolts = 2, cable_in_arm = cable_in_arm, cable_to_join = cable_to_join, cable_from_join = cable_from_join,
+     join_x = join_x, join_w = join_board[0], join_depth = join_board[2]);
 echo(post_pieces = post_pieces, joiners = post_pieces, board_cx = board_c[0], board_cy = board_c[1], seat_z = seat_z, plug_y = board_c[1], post_len = post_len, shroud_mouth_z = shroud_mouth_z, mouth_d = 2 * mouth_r, view_r_floor = view_radius_at(0));

@@ -54,8 +54,22 @@ def test_a_table_with_fewer_pads_or_a_longer_arm_is_caught(parts_list, built, co
     four = parse_config({"pads": {"pins": [p.model_dump() for p in config.pads.pins[:4]]}})
     problems = bom.shortfalls(parts_list, facts, four)
     assert any(p.startswith("button: the BOM has 18, the table needs 12") for p in problems)
-    longer = {**facts, "arm_boom": {**facts["arm_boom"], "cable_in_arm": facts["arm_boom"]["cable_in_arm"] + 200}}
-    assert any(p.startswith("sensor cable:") for p in bom.shortfalls(parts_list, longer, config))
+    # a taller post: the run from the board up to the join on the boom outgrows the 500 mm cable
+    taller = {**facts, "arm_boom": {**facts["arm_boom"], "cable_to_join": facts["arm_boom"]["cable_to_join"] + 40}}
+    assert any(p.startswith("sensor cable:") for p in bom.shortfalls(parts_list, taller, config))
+
+
+@needs_openscad
+def test_the_cable_join_fits_its_bay_on_the_boom(built, mesh):
+    _, parts = built
+    f = parts["arm_boom"]["facts"]
+    arm = mesh("arm_assembly")
+    top = f["seat_z"] - 1.0 + 14                                   # the boom's top face (lens + head_above)
+    half = 25.4 / 2 - 0.1                                           # SparkFun Qwiic MultiPort, 25.4 mm square
+    corners = [(f["join_x"] + sx * half, sy * half, top - z) for sx in (-1, 1) for sy in (-1, 1) for z in (0.5, f["join_depth"] - 0.5)]
+    assert arm.any_inside(corners) is None
+    assert arm.contains((f["join_x"] + half + 1.2, 10, top - 2))           # walls round it (off the groove)
+    assert arm.contains((f["join_x"], half + 1.2, top - 2))
 
 
 @needs_openscad
