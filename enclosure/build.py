@@ -37,7 +37,7 @@ from pathlib import Path
 
 from hardware.config import Config, ConfigError, load_config
 
-from . import target
+from . import bought, target
 from .checks import HEAT_ZONE_DICE, arm_problems, measure_arm
 from .stl import read_stl
 
@@ -65,15 +65,16 @@ class Part:
 
 PARTS = (
     Part("tray_quarter", "tray.scad", "3", True, "floor, rim and skirt of one quarter; dovetails lock the quarters"),
-    Part("tray_quarter_mcu", "tray.scad", "1", True, "the quarter with the microcontroller pocket, USB exit and arm bolts",
+    Part("tray_quarter_mcu", "tray.scad", "1", True, "the quarter with the QT Py pocket, the USB exit and its strain relief, the sensor cable channel and the arm bolts",
          camera="235,0,335"),   # seen from below: pockets and cable exits
     Part("arm_foot", "arm.scad", "1", True, "bolts to the rim with two M4 x 40 bolts"),
-    Part("arm_post", "arm.scad", "post_pieces", True, "square post pieces, pegged together; the sensor cable runs inside"),
+    Part("arm_post", "arm.scad", "post_pieces", True, "square post pieces with a socket at each end; the sensor cable runs inside"),
+    Part("arm_joiner", "arm.scad", "joiners", True, "square pegs joining the foot, the post pieces and each other; printed standing"),
     Part("arm_boom", "arm.scad", "1", True, "boom, sensor head and shroud in one piece, printed across the bed"),
     Part("pad_body", "pad.scad", "pads", True, "button box and hood in one piece, printed on its back"),
     Part("pad_base", "pad.scad", "pads", True, "base with the cable's strain relief, four M3 x 10 screws"),
-    Part("screen_shell", "screen.scad", "1", True, "front and sides of the screen case, printed face down"),
-    Part("screen_back", "screen.scad", "1", True, "back cover with vents and the GPIO slot; four M3 x 40 screws into the display"),
+    Part("screen_shell", "screen.scad", "1", True, "front and sides of the screen case with four insert bosses, printed face down"),
+    Part("screen_back", "screen.scad", "1", True, "back cover with vents, the GPIO slot and tie anchors; M3 x 40 screws into the display, M3 x 8 into the shell's inserts"),
     Part("screen_stand", "screen.scad", "2", True, "side cheeks that stand the case at 65 degrees"),
     Part("table_assembly", "assembly.scad", "0", False, "tray, arm and the tallest Heat together (picture only)"),
     Part("arm_assembly", "arm.scad", "0", False, "the arm as it stands on the tray (measured by the tests)"),
@@ -88,6 +89,7 @@ def defines(config: Config) -> dict[str, float | int]:
     values["pads"] = len(config.pads.pins) or 1
     values["heat_zone_dice"] = HEAT_ZONE_DICE
     values["target_disc_d"] = target.disc_diameter(config.geometry)
+    values.update(bought.scad_values())
     return values
 
 

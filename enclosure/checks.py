@@ -4,7 +4,7 @@ The numbers come from the STL of the assembled arm (tray coordinates: floor
 top at z = 0, the Heat's axis at x = y = 0), not from the model's own
 arithmetic, so a mistake in the .scad files shows up here:
 
-- the lens plane: the top of the bore under the sensor board;
+- the lens plane: the chip's face, a set gap above the top of the bore under the board;
 - the shroud's mouth: the lowest ring around the axis, and its radius;
 - the widest ray the sensor can receive: from one edge of the bore through
   the opposite edge of the mouth, followed down to the floor.
@@ -19,9 +19,11 @@ from dataclasses import dataclass
 
 from hardware.config import GeometryConfig
 
+from .bought import SENSOR_CHIP_GAP_MM
 from .stl import Mesh
 
 AXIS_RADIUS = 12.0      # the shroud fits inside this radius (asserted in scad/common.scad)
+BORE_RADIUS = 4.0       # the bore is narrower than this; the board's pocket is wider
 # The circle the Heat stands in is three dice wide: printed on the target,
 # passed to OpenSCAD (heat_zone_dice) to size the shroud, checked here.
 HEAT_ZONE_DICE = 3
@@ -45,9 +47,12 @@ def measure_arm(mesh: Mesh) -> ArmView:
     near = mesh.near_axis(AXIS_RADIUS)
     if not near:
         raise ValueError("no part of the arm is near the Heat's axis: the sensor head is missing or off-centre")
-    lens_z = max(z for _, z in near)
+    # The bore ends under the chip; the chip's face (the lens) hangs a little above it.
+    bore = [(r, z) for r, z in near if r <= BORE_RADIUS]
+    bore_top = max(z for _, z in bore)
+    lens_z = bore_top + SENSOR_CHIP_GAP_MM
     mouth_z = min(z for _, z in near)
-    bore_r = min(r for r, z in near if z == lens_z)
+    bore_r = min(r for r, z in bore if z == bore_top)
     mouth_r = min(r for r, z in near if z == mouth_z)
     return ArmView(lens_z, bore_r, mouth_z, mouth_r)
 

@@ -5,9 +5,17 @@ for the pads in table-noir.toml (or ``--config FILE``). ``--write`` puts them
 into hardware/README.md between its ``wiring:begin`` / ``wiring:end`` markers;
 a test fails whenever the README and the shipped config disagree.
 
-Every button joins its GPIO pin to a ground pin. Each pad gets the ground pin
-nearest its three signal pins that no other pad uses, so one 4-way connector
-carries the whole pad.
+Every button joins its GPIO pin to ground. The pads' long leads do not go to
+the Pi's header directly: each pad's cable ends in a keyed JST XH plug that fits
+its socket on the **pad board** one way only, and the pad board reaches the Pi
+through a 40-way ribbon whose socket covers the whole header (and a shrouded,
+keyed header on the board), so no plug can land one row off next to the 5 V
+pins. On the pad board each button line has a series resistor, a pull-up to
+3V3 stiffer than the Pi's own, and a capacitor to ground (``pad_board_lines``).
+
+Each pad is still given the ground pin nearest its three signal pins that no
+other pad uses (``wire``): the ribbon carries every ground, and the map shows
+which header pins a pad's lines reach.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ HEADER: dict[int, str] = {
 }
 # What the rest of the build uses on the header (the sensor of the minimal i2c build, the console UART).
 OTHER_USES = {1: "VL53L0X VIN (i2c build)", 3: "VL53L0X SDA (i2c build)", 5: "VL53L0X SCL (i2c build)",
-              14: "VL53L0X GND (i2c build)", 2: "touchscreen 5V (red)", 6: "touchscreen GND (black)",
+              14: "VL53L0X GND (i2c build)", 2: "5V to the pad board (display)", 6: "GND to the pad board (display)",
               8: "UART TX (console)", 10: "UART RX (console)", 15: "VL53L0X XSHUT (i2c build)",
               27: "ID EEPROM (keep free)", 28: "ID EEPROM (keep free)"}
 PHYSICAL = {int(name[4:]): pin for pin, name in HEADER.items() if name.startswith("GPIO")}
@@ -99,9 +107,76 @@ def header_diagram(config: PadsConfig) -> str:
     return "\n".join(lines)
 
 
+# The pad board's parts on each button line, and the pad plug's pin order (JST XH, pin 1 first).
+SERIES_OHMS = 1000
+PULLUP_OHMS = 4700
+FILTER_NF = 100
+PLUG_PINS = ("GND", "black", "white", "gray")
+
+
+@dataclass(frozen=True)
+class PadLine:
+    pad: int
+    colour: str
+    socket: str         # J1.. on the pad board
+    socket_pin: int     # 1..4 on the JST XH socket
+    series: str         # R1.. in series
+    pullup: str         # R19.. to 3V3
+    cap: str            # C1.. to GND
+    gpio: int
+    header_pin: int
+
+
+def pad_board_lines(config: PadsConfig) -> list[PadLine]:
+    """Every button line through the pad board, with the designators of its parts."""
+    lines = []
+    wired = wire(config)
+    count = 3 * len(wired)
+    for w in wired:
+        pins = w.header_pins()
+        for colour in ("black", "white", "gray"):
+            n = len(lines) + 1
+            lines.append(PadLine(w.pad, colour, f"J{w.pad}", PLUG_PINS.index(colour) + 1, f"R{n}", f"R{count + n}",
+                                 f"C{n}", getattr(w, colour), pins[colour]))
+    return lines
+
+
+def pad_board_parts(config: PadsConfig) -> dict[str, int]:
+    """How many of each part the pad board carries (the BOM test compares them)."""
+    lines = pad_board_lines(config)
+    return {"sockets": len({line.socket for line in lines}), "series": len(lines), "pullups": len(lines), "caps": len(lines)}
+
+
+def connector_table(config: PadsConfig) -> str:
+    """Each pad's keyed socket on the pad board, pin by pin."""
+    rows = ["| pad | socket (JST XH 4-pin) | pin 1 | pin 2 | pin 3 | pin 4 |", "|---|---|---|---|---|---|"]
+    by_pad: dict[int, list[PadLine]] = {}
+    for line in pad_board_lines(config):
+        by_pad.setdefault(line.pad, []).append(line)
+    for pad, lines in by_pad.items():
+        cells = ["GND"] + [f"{line.colour.capitalize()}: {line.series} to GPIO{line.gpio} (header pin {line.header_pin})"
+                           for line in sorted(lines, key=lambda x: x.socket_pin)]
+        rows.append(f"| {pad} | {lines[0].socket} | " + " | ".join(cells) + " |")
+    return "\n".join(rows)
+
+
+def line_diagram() -> str:
+    """One button line on the pad board (all eighteen are the same)."""
+    first = f"button --- pad cable --- J pin 2-4 --- {SERIES_OHMS / 1000:g} kΩ (series) ---"
+    gap = " " * len(first)
+    return "\n".join([
+        first + "+--- GPIO (ribbon to the header)",
+        gap + f"+--- {PULLUP_OHMS / 1000:g} kΩ (pull-up) --- 3V3 (ribbon, header pins 1 and 17)",
+        gap + f"+--- {FILTER_NF:g} nF --- GND",
+        "the button's other side --- J pin 1 --- GND (ribbon, every ground pin of the header)",
+    ])
+
+
 def wiring_section(config: PadsConfig) -> str:
     """The generated part of hardware/README.md, markers included."""
-    return "\n".join([BEGIN, "", pin_table(config), "", "```text", header_diagram(config), "```", "", END])
+    return "\n".join([BEGIN, "", pin_table(config), "", "```text", header_diagram(config), "```", "",
+                      "The pad board: one keyed socket per pad, and on each button line", "",
+                      "```text", line_diagram(), "```", "", connector_table(config), "", END])
 
 
 def readme_with_wiring(readme: str, config: PadsConfig) -> str:

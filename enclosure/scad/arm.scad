@@ -37,17 +37,52 @@ module arm_foot() {
     }
 }
 
-// One post piece, standing, bottom of its body at z = 0.
+// One post piece, standing, bottom of its body at z = 0. A socket at each end:
+// a peg sticking out of a piece lying on its side would hang in the air, so the
+// pieces are joined by separate joiners (below) that print standing up.
 module arm_post() {
     difference() {
-        union() {
-            translate([-post_w / 2, -post_w / 2, 0]) cube([post_w, post_w, post_len]);
-            peg(spigot_len);
-        }
+        translate([-post_w / 2, -post_w / 2, 0]) cube([post_w, post_w, post_len]);
         translate([0, 0, post_len]) socket();
-        translate([0, 0, -spigot_len - 1]) cylinder(d = post_bore, h = post_len + spigot_len + 2);
+        translate([0, 0, spigot_len]) rotate([180, 0, 0]) socket();
+        translate([0, 0, -1]) cylinder(d = post_bore, h = post_len + 2);
     }
 }
+
+// A square joiner: half in the socket below, half in the one above; the cable runs through it.
+joiner_len = 2 * spigot_len - 1;
+module arm_joiner() {
+    difference() {
+        translate([-spigot / 2, -spigot / 2, 0]) cube([spigot, spigot, joiner_len]);
+        translate([0, 0, -1]) cylinder(d = post_bore - 2, h = joiner_len + 2);
+    }
+}
+
+// Where the board lies: the chip right over the bore. Board coordinates: x along the
+// long side toward the post (the STEMMA QT port the cable plugs into), y across.
+board_c = [-chip_at_x, -chip_at_y];
+seat_z = sensor_height_mm + chip_t;            // the board's face rests on the ledges here
+recess_z = sensor_height_mm - chip_gap;        // floor under the board's parts; the bore's top
+ledge = 1.6;                                   // ledges along the long edges carry the board
+// The cable's groove on top of the boom, wide enough to take the plug's cable where it comes
+// up beside the axis; the plug's slot is as wide, so neither leaves a shelf when printed upside down.
+groove_y = [min(-post_bore / 2, board_c[1] - qt_plug[1] / 2), max(post_bore / 2, board_c[1] + qt_plug[1] / 2)];
+
+// The pocket for the breakout: the board on two ledges, room under it for its parts,
+// the two STEMMA QT sockets, and the plug with its cable turning up into the groove.
+module sensor_pocket(top) {
+    translate([board_c[0] - sensor_board[0] / 2, board_c[1] - sensor_board[1] / 2, seat_z]) cube([sensor_board[0], sensor_board[1], top - seat_z + 1]);
+    translate([board_c[0] - sensor_board[0] / 2, board_c[1] - sensor_board[1] / 2 + ledge, recess_z]) cube([sensor_board[0], sensor_board[1] - 2 * ledge, seat_z - recess_z + 0.01]);
+    for (sx = [-1, 1]) translate([board_c[0] + sx * (sensor_board[0] / 2 - qt_socket[0] / 2), board_c[1], seat_z - qt_socket[2] / 2 - 0.5])
+        cube([qt_socket[0] + 1, qt_socket[1] + 1, qt_socket[2] + 1.01], center = true);
+    // the plug in the +x socket and its cable, out past the board's edge and up to the groove
+    translate([board_c[0] + sensor_board[0] / 2 - qt_socket[0], groove_y[0], seat_z - qt_plug[2]]) cube([qt_socket[0] + qt_plug[0], groove_y[1] - groove_y[0], top - seat_z + qt_plug[2] + 1]);
+}
+
+// The two stock sensor cables (500 mm from the board, 200 mm to the sensor) meet at a small
+// passive Qwiic board (SparkFun Qwiic MultiPort, 25.4 mm square) in a bay on top of the boom.
+join_board = [25.4 + 2 * fit, 25.4 + 2 * fit, 5];
+join_x = post_r - post_w / 2 - join_board[0] / 2 - 3;   // the bay's centre along the boom, next to the post
 
 // Boom, sensor head and shroud, in tray coordinates.
 module arm_boom() {
@@ -57,21 +92,25 @@ module arm_boom() {
             translate([0, -post_w / 2, boom_bottom]) cube([post_r + post_w / 2, post_w, boom_h]);
             translate([-head_w / 2, -head_w / 2, boom_bottom]) cube([head_w, head_w, boom_h]);
             translate([post_r, 0, boom_bottom]) peg(spigot_len);
+            translate([join_x - join_board[0] / 2 - 2.4, -join_board[1] / 2 - 2.4, boom_bottom]) cube([join_board[0] + 4.8, join_board[1] + 4.8, boom_h]);
             translate([0, 0, shroud_mouth_z]) cylinder(r = max(mouth_r, bore_r) + shroud_wall, h = shroud_len - head_below + 0.01);
         }
-        // the board lies face down on the pocket floor, which is the lens plane
-        translate([-sensor_board[0] / 2, -sensor_board[1] / 2, sensor_height_mm]) cube([sensor_board[0], sensor_board[1], head_above + 1]);
+        sensor_pocket(top);
+        translate([join_x - join_board[0] / 2, -join_board[1] / 2, top - join_board[2]]) cube([join_board[0], join_board[1], join_board[2] + 1]);
         // the view: from the bore under the chip to the shroud's mouth
         translate([0, 0, shroud_mouth_z - 0.01]) cylinder(r1 = mouth_r, r2 = bore_r, h = shroud_len + 0.02);
         // cable: up the post into the boom, along a groove on top into the pocket
         translate([post_r, 0, boom_bottom - spigot_len - 1]) cylinder(d = post_bore, h = spigot_len + boom_h + 2);
-        translate([sensor_board[0] / 2 - 1, -post_bore / 2, top - post_bore]) cube([post_r - sensor_board[0] / 2 + 1, post_bore, post_bore + 1]);
+        translate([board_c[0] + sensor_board[0] / 2, groove_y[0], top - post_bore]) cube([post_r - sensor_board[0] / 2 + 1, groove_y[1] - groove_y[0], post_bore + 1]);
     }
 }
 
 module arm_assembly() {
     arm_foot();
-    for (i = [0 : post_pieces - 1]) translate([post_r, 0, foot_top + i * post_len]) arm_post();
+    for (i = [0 : post_pieces - 1]) translate([post_r, 0, foot_top + i * post_len]) {
+        arm_post();
+        translate([0, 0, -spigot_len + 0.5]) arm_joiner();      // into the foot or the piece below
+    }
     arm_boom();
 }
 
@@ -83,8 +122,19 @@ module view_cone() {
 if (part == "arm_assembly") arm_assembly();
 if (part == "arm_foot") translate([-post_r, 0, -table_z]) arm_foot();
 if (part == "arm_post") rotate([0, 90, 0]) arm_post();           // printed lying on a side
+if (part == "arm_head")                                          // the head alone, for the build guide's picture
+    intersection() { arm_boom(); translate([-head_w, -head_w, sensor_height_mm - 30]) cube([2 * head_w + 12, 2 * head_w, 60]); }
+if (part == "arm_joiner") arm_joiner();                          // standing
 if (part == "arm_boom")                                           // upside down, across the bed's diagonal
     rotate(45) rotate([180, 0, 0]) translate([-(post_r + post_w / 2) / 2, 0, -(sensor_height_mm + head_above)]) arm_boom();
 
 // Facts the build script reads back into its parts list.
-echo(post_pieces = post_pieces, post_len = post_len, shroud_mouth_z = shroud_mouth_z, mouth_d = 2 * mouth_r, view_r_floor = view_radius_at(0));
+// The sensor cable from where it enters the foot to the sensor's plug: across the foot, up the
+// post, along the boom's groove and down into the head (the bill of materials checks its length).
+// Split at the join: the first part with the tray's share makes the 500 mm cable's run.
+cable_to_join = (post_r - tray_out_r) + (boom_bottom + boom_h - cable_z) + (post_r - join_x);
+cable_from_join = (join_x - join_board[0] / 2 - board_c[0] - sensor_board[0] / 2) + post_bore + qt_plug[2];
+cable_in_arm = cable_to_join + cable_from_join;
+echo(foot_bolts = 2, cable_in_arm = cable_in_arm, cable_to_join = cable_to_join, cable_from_join = cable_from_join,
+     join_x = join_x, join_w = join_board[0], join_depth = join_board[2]);
+echo(post_pieces = post_pieces, joiners = post_pieces, board_cx = board_c[0], board_cy = board_c[1], seat_z = seat_z, plug_y = board_c[1], post_len = post_len, shroud_mouth_z = shroud_mouth_z, mouth_d = 2 * mouth_r, view_r_floor = view_radius_at(0));

@@ -94,7 +94,18 @@ head_w = 36;                        // sensor head block, square
 head_below = 6;                     // block under the lens plane
 head_above = 14;                    // pocket above it for the board and its wires
 boom_h = head_below + head_above;
-sensor_board = [26, 19];            // Adafruit VL53L0X breakout (25.4 x 17.8) plus fit
+// Bought parts (enclosure/bought.py passes these; the defaults are the same numbers).
+sensor_board_x = 25.4;              // Adafruit VL53L0X breakout, STEMMA QT version
+sensor_board_y = 17.8;
+chip_at_x = 0;                      // the chip's centre from the board's centre
+chip_at_y = 3.6;
+chip_t = 1.0;                       // chip height off the board's face
+chip_gap = 0.8;                     // air between the chip's face and the bore's top
+insert_hole = 4.0;                  // M3 heat-set insert
+insert_depth = 6.0;
+sensor_board = [sensor_board_x + 2 * fit, sensor_board_y + 2 * fit];
+qt_plug = [10, 8, 4.5];             // JST SH plug with the cable's bend: length past the board edge, width, height
+qt_socket = [4.5, 7, 3.2];          // the socket on the board's face: depth in from the edge, width, height
 max_print_len = 190;                // longest post piece
 
 // ---- helpers --------------------------------------------------------------

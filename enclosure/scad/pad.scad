@@ -28,6 +28,20 @@ mark_h = 1.2;
 cable_d = 6;
 post = 7;                                  // corner posts for the base's screws
 
+rib_t = 2.4;
+rib_hole = 9;                               // wires between the switches pass through the ribs here
+
+// A corner post for a base screw. The front ones hang from the front wall when the body
+// prints on its back, so they widen into the side wall at 45 degrees underneath.
+module corner_post(sx, sy) {
+    x = sx * (pad_w / 2 - wall - post / 2);
+    y = sy * (pad_d / 2 - wall - post / 2);
+    hull() {
+        translate([x - post / 2, y - post / 2, 0]) cube([post, post, body_h - 0.01]);
+        if (sy < 0) translate([sx > 0 ? pad_w / 2 - wall - 0.01 : -pad_w / 2 + wall, y - post / 2, 0]) cube([0.01, 2 * post, body_h - 0.01]);
+    }
+}
+
 module touch_mark(kind) {
     linear_extrude(mark_h + 0.01)
         if (kind == "square") square(8, center = true);
@@ -48,14 +62,17 @@ module pad_body() {
                 translate([-pad_w / 2, -pad_d / 2 - visor, body_h - 0.01]) cube([pad_w, pad_d + visor, hood_h + wall]);
                 translate([-pad_w / 2 + wall, -pad_d / 2 - visor - 1, body_h - 1]) cube([pad_w - 2 * wall, pad_d + visor + 1 - wall, hood_h + 1]);
             }
-            for (sx = [-1, 1], sy = [-1, 1])
-                translate([sx * (pad_w / 2 - wall - post / 2) - post / 2, sy * (pad_d / 2 - wall - post / 2) - post / 2, 0]) cube([post, post, body_h - 0.01]);
+            for (sx = [-1, 1], sy = [-1, 1]) corner_post(sx, sy);
+            // two ribs between the buttons hold up the front wall when the body prints on its back
+            // (the wall would otherwise bridge 99 mm); the wires pass through the holes low in them
+            for (sx = [-1, 1]) translate([sx * pitch / 2 - rib_t / 2, -pad_d / 2 + 1, 0]) cube([rib_t, pad_d - 2, body_h - 0.01]);
             for (i = [0 : 2]) translate([(i - 1) * pitch, mark_y, body_h])
                 touch_mark(["square", "circle", "triangle"][i]);
         }
         for (i = [0 : 2]) translate([(i - 1) * pitch, button_y, body_h - panel_t - 1]) cylinder(d = button_hole, h = panel_t + 2);
         for (sx = [-1, 1], sy = [-1, 1])
             translate([sx * (pad_w / 2 - wall - post / 2), sy * (pad_d / 2 - wall - post / 2), -1]) cylinder(d = 2.6, h = 14);
+        for (sx = [-1, 1]) translate([sx * pitch / 2, -pad_d / 2 + 14, rib_hole / 2 + 1]) rotate([0, 90, 0]) cylinder(d = rib_hole, h = rib_t + 2, center = true);
         // cable exit low in the back wall
         translate([0, pad_d / 2 - wall - 1, 0]) rotate([-90, 0, 0]) cylinder(d = cable_d + 1, h = wall + 2);
         translate([-(cable_d + 1) / 2, pad_d / 2 - wall - 1, -1]) cube([cable_d + 1, wall + 2, 1 + (cable_d + 1) / 2]);
@@ -77,7 +94,8 @@ module pad_base() {
 
 if (part == "pad_body") rotate([-90, 0, 0]) translate([0, -pad_d / 2, 0]) pad_body();   // lies on its back
 if (part == "pad_base") pad_base();
+if (part == "pad_assembly_open") pad_body();   // upright, seen from below in the build guide
 if (part == "pad_assembly") { pad_body(); translate([0, 0, -3.01]) pad_base(); }
 
 // Facts the build script reads back (the tests probe the mesh at these places).
-echo(pitch = pitch, button_y = button_y, panel_top = body_h, hood_top = body_h + hood_h, mark_y = mark_y, visor = visor);
+echo(base_screws = len([for (sx = [-1, 1], sy = [-1, 1]) 1]), pitch = pitch, button_y = button_y, panel_top = body_h, hood_top = body_h + hood_h, mark_y = mark_y, visor = visor);

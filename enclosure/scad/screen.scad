@@ -19,23 +19,58 @@ case_d = 46;                       // room for the display, the Pi on its back a
 case_in = [glass[0] + 1, glass[1] + 1];
 case_out = [case_in[0] + 2 * case_wall, case_in[1] + 2 * case_wall];
 back_t = 3;
-usb_window = [62, 24];             // Pi's USB and Ethernet, left side, upper half
-power_slot = [90, 16];             // power and HDMI side, bottom wall
+usb_window = [17, 24];             // one window per port stack (USB, USB, Ethernet), left side, upper half
+usb_y = 26;                        // the middle window's centre
+usb_pitch = 20;                    // 3 mm bars between windows: each window's top is a short bridge
+power_slot = [26, 16];             // power and HDMI side, bottom wall: three windows
+power_pitch = 32;
+// The back cover screws to four bosses with M3 heat-set inserts, two on the top wall and two
+// on the bottom wall, between the vents, clear of the display's glass.
+boss_d = 8;
+boss_at = [for (sx = [-1, 1], sy = [-1, 1]) [sx * 63, sy * (glass[1] / 2 + 1 - boss_d / 2)]];
+boss_bottom = bezel_t + display_t + 0.5 + boss_d + 1;   // the 45-degree gusset under it starts above the display
+insert_hole_depth = insert_depth + 2;                     // room for the screw's tip past the insert
+case_screw = [3, 8];               // M3 x 8 through the 3 mm back into a 5.7 mm insert
 gpio_slot = [64, 12];              // ribbon to the pads' header
 gpio_at = [0, 18];
+// Zip-tie anchors beside the GPIO slot: the pad cables are tied to the back so a pull on them
+// never reaches the Pi's header.
+tie_anchor = [11, 8, 6];           // x, y, z of the block; a tunnel for a 4.8 mm tie runs through it along y
+tie_tunnel = [5, 2.6];
+// ...and two near the bottom wall for the power and tray USB cables that leave through its windows
+// (offsets from gpio_at, like the first two)
+power_tie_at = [80, -40];
+tie_anchor_at = concat([for (sx = [-1, 1]) [sx * (gpio_slot[0] / 2 + 7), 0]],
+                       [for (sx = [-1, 1]) [sx * power_tie_at[0], power_tie_at[1] - gpio_at[1]]]);
 tilt = 65;                         // screen face from the table, degrees
 cheek_t = 6;
 cheek_reach = 0.45;                // cheeks cover this share of the side, from the bottom
 cheek_holes = [[0.12, 0.35], [0.32, 0.7]];   // (share of height, share of depth)
 
+// A boss on the top or bottom wall, with a gusset under it at 45 degrees so the shell prints face down.
+module boss(p) {
+    wall_y = sign(p[1]) * case_in[1] / 2;
+    hull() {
+        translate([p[0], p[1], boss_bottom]) cylinder(d = boss_d, h = case_d - boss_bottom);
+        translate([p[0] - boss_d / 2, wall_y - (p[1] > 0 ? 0 : 0.01) , boss_bottom - boss_d - 1]) cube([boss_d, 0.01, case_d - boss_bottom + boss_d + 1]);
+        translate([p[0] - boss_d / 2, min(p[1], wall_y), boss_bottom]) cube([boss_d, abs(wall_y - p[1]), case_d - boss_bottom]);
+    }
+}
+
 module shell() {
     difference() {
-        translate([-case_out[0] / 2, -case_out[1] / 2, 0]) cube([case_out[0], case_out[1], case_d]);
-        translate([-case_in[0] / 2, -case_in[1] / 2, bezel_t]) cube([case_in[0], case_in[1], case_d]);
+        union() {
+            difference() {
+                translate([-case_out[0] / 2, -case_out[1] / 2, 0]) cube([case_out[0], case_out[1], case_d]);
+                translate([-case_in[0] / 2, -case_in[1] / 2, bezel_t]) cube([case_in[0], case_in[1], case_d]);
+            }
+            for (p = boss_at) boss(p);
+        }
+        for (p = boss_at) translate([p[0], p[1], case_d - insert_hole_depth]) cylinder(d = insert_hole, h = insert_hole_depth + 1);
         translate([window_offset[0] - window[0] / 2, window_offset[1] - window[1] / 2, -1]) cube([window[0], window[1], bezel_t + 2]);
         // ports
-        translate([-case_out[0] / 2 - 1, case_out[1] / 4 - usb_window[0] / 2, case_d - usb_window[1] - 4]) cube([case_wall + 2, usb_window[0], usb_window[1]]);
-        translate([-power_slot[0] / 2, -case_out[1] / 2 - 1, case_d - power_slot[1] - 4]) cube([power_slot[0], case_wall + 2, power_slot[1]]);
+        for (k = [-1 : 1]) translate([-case_out[0] / 2 - 1, usb_y + k * usb_pitch - usb_window[0] / 2, case_d - usb_window[1] - 4]) cube([case_wall + 2, usb_window[0], usb_window[1]]);
+        for (k = [-1 : 1]) translate([k * power_pitch - power_slot[0] / 2, -case_out[1] / 2 - 1, case_d - power_slot[1] - 4]) cube([power_slot[0], case_wall + 2, power_slot[1]]);
         // vents along the top wall: warm air leaves upward
         for (i = [-5 : 5]) translate([i * 14 - 2.5, case_out[1] / 2 - case_wall - 1, bezel_t + display_t + 6]) cube([5, case_wall + 2, case_d - bezel_t - display_t - 12]);
         // bolts for the cheeks
@@ -54,6 +89,14 @@ module back_cover() {
                 translate([2, 2]) square([case_in[0] - 2 * fit - 4, case_in[1] - 2 * fit - 4]);
             }
             for (sx = [-1, 1], sy = [-1, 1]) translate([sx * display_holes[0] / 2, sy * display_holes[1] / 2, 0]) cylinder(d = 8, h = post_len);
+            for (a = tie_anchor_at) translate([a[0] - tie_anchor[0] / 2, gpio_at[1] + a[1] - tie_anchor[1] / 2, back_t - 0.01]) cube(tie_anchor);
+        }
+        for (a = tie_anchor_at) translate([a[0] - tie_tunnel[0] / 2, gpio_at[1] + a[1] - tie_anchor[1] / 2 - 1, back_t - 0.02]) cube([tie_tunnel[0], tie_anchor[1] + 2, tie_tunnel[1]]);
+        // the shell's bosses: room for them in the lip, and the screws into their inserts
+        for (p = boss_at) translate([p[0], p[1], -1]) {
+            cylinder(d = 3.4, h = back_t + 5);
+            cylinder(d = 6.5, h = 1 + 1.5);    // the screw's head sits in it
+            translate([0, 0, back_t]) cylinder(d = boss_d + 2 * fit + 1, h = 10);
         }
         for (sx = [-1, 1], sy = [-1, 1]) translate([sx * display_holes[0] / 2, sy * display_holes[1] / 2, -1]) {
             cylinder(d = 3.4, h = post_len + 2);
@@ -86,7 +129,15 @@ module cheek() {
 if (part == "screen_shell") shell();
 if (part == "screen_back") back_cover();
 if (part == "screen_stand") cheek();
+if (part == "screen_open") {          // the shell from the back with the cover lifted off: bosses and inserts
+    shell();
+    translate([0, 0, case_d + back_t + 40]) mirror([0, 0, 1]) back_cover();
+}
 
 // Facts the build script reads back (the tests probe the mesh at these places).
-echo(bezel_t = bezel_t, case_d = case_d, usb_y = case_out[1] / 4, usb_z = case_d - usb_window[1] / 2 - 4,
+echo(case_screws = len(boss_at), cheek_screws = 2 * len(cheek_holes), display_screws = 4, tie_anchors = len(tie_anchor_at),
+     boss_x = boss_at[0][0], boss_y = abs(boss_at[0][1]), insert_hole_depth = insert_hole_depth, back_t = back_t,
+     tie_x = tie_anchor_at[1][0], tie_y = gpio_at[1], tie_h = tie_tunnel[1],
+     power_tie_x = power_tie_at[0], power_tie_y = power_tie_at[1]);
+echo(bezel_t = bezel_t, case_d = case_d, usb_y = usb_y, usb_z = case_d - usb_window[1] / 2 - 4,
      gpio_x = gpio_at[0], gpio_y = gpio_at[1], half_w = case_out[0] / 2);

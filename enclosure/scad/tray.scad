@@ -8,33 +8,63 @@
 
 include <common.scad>
 
-pico = [51, 21];          // Raspberry Pi Pico (a QT Py RP2040 fits the same pocket)
+// The tray prints skirt down with nothing to support: the floor is solid from
+// the bed up (the slicer's infill keeps it light), and everything under the floor
+// is a pocket or a channel open to the bed, so each ceiling is a short bridge
+// (the printability test measures them).
+
+// The tray's board lies in a pocket under the floor, USB end toward the exit.
+// QT Py RP2040 (Adafruit 4900): 21.8 x 17.8 mm; a Pico (51 x 21 mm) takes board = "pico".
+board = "qtpy";
+board_size = board == "pico" ? [51, 21] : [21.8, 17.8];
+board_pocket = [board_size[0] + 2 * fit, board_size[1] + 2 * fit];
+under_h = floor_t + skirt_h;           // from the bed to the floor top
+pocket_h = 8;                          // board, plugs and wires under the floor
+channel_w = 6;                         // wire channels from the piezos to the board
 mcu_angle = arm_angle + 18;
+usb_plug = 18;                         // a USB plug with its boot, out of the board's end
+board_r = tray_r - 10 - usb_plug - board_pocket[0] / 2;    // board centre, radially
+usb_exit_w = 14;
+relief_pegs = [[tray_r - 2, -2], [tray_r - 9, 2]];      // the USB cable weaves between them (radial, across)
+relief_peg_d = 5;
 tail_r = [tray_r * 0.35, tray_r * 0.8];   // where the dovetails sit along each seam
+
+// Everything under the floor, in 2D: pockets and channels open to the bed.
+module underside2d(mcu) {
+    for (a = [45 : 90 : 359]) rotate(a) translate([piezo_ring_r, 0]) circle(d = piezo_d);
+    difference() { circle(r = piezo_ring_r + channel_w / 2); circle(r = piezo_ring_r - channel_w / 2); }
+    if (mcu) {
+        rotate(mcu_angle) {
+            translate([board_r, 0]) square(board_pocket, center = true);
+            translate([piezo_ring_r, -channel_w / 2]) square([board_r - piezo_ring_r, channel_w]);
+            difference() {   // the USB exit, with the cable's strain relief pegs standing in it
+                translate([board_r, -usb_exit_w / 2]) square([tray_out_r + 2 - board_r, usb_exit_w]);
+                for (p = relief_pegs) translate(p) circle(d = relief_peg_d);
+            }
+        }
+        // the sensor cable: from the board to the arm's foot, out under the rim
+        hull() {
+            rotate(mcu_angle) translate([board_r, -board_pocket[1] / 2 + 4]) square(8, center = true);
+            rotate(arm_angle) translate([tray_r - 4, 0]) square(8, center = true);
+        }
+        rotate(arm_angle) translate([tray_r - 8, -4]) square([rim_t + 12, 8]);
+    }
+}
 
 // The whole tray as one round piece, before it is cut into quarters.
 module tray_whole(mcu = false) {
     difference() {
         union() {
-            translate([0, 0, -floor_t]) cylinder(r = tray_out_r, h = floor_t);           // floor
+            translate([0, 0, -under_h]) cylinder(r = tray_out_r, h = under_h);              // floor, solid to the bed
             ring(tray_out_r, tray_r, rim_h);                                                 // low rim
-            translate([0, 0, -floor_t - skirt_h]) ring(tray_out_r, tray_r, skirt_h + 0.01); // skirt it stands on
-            if (mcu) rotate(mcu_angle) translate([tray_r - 2 - pico[0] / 2, 0, -floor_t - 3])
-                linear_extrude(3.01) difference() {                                          // board pocket walls
-                    square([pico[0] + 4.6, pico[1] + 4.6], center = true);
-                    square([pico[0] + 0.6, pico[1] + 0.6], center = true);
-                }
         }
         // seat of the target disc, flush with the floor top
         translate([0, 0, -target_disc_t]) cylinder(d = seat_d, h = target_disc_t + 0.01);
-        // piezo pockets on the underside, one per quarter
-        for (a = [45 : 90 : 359]) rotate(a) translate([piezo_ring_r, 0, -floor_t - 0.01])
-            cylinder(d = piezo_d, h = 1.2);
+        // piezo pockets: up to 1.2 mm into the old floor plate, so the discs sit under the throws
+        for (a = [45 : 90 : 359]) rotate(a) translate([piezo_ring_r, 0, -under_h - 0.01])
+            cylinder(d = piezo_d, h = skirt_h + 1.2);
+        translate([0, 0, -under_h - 0.01]) linear_extrude(pocket_h) underside2d(mcu);
         if (mcu) {
-            // USB cable exit through the skirt, in line with the board's connector
-            rotate(mcu_angle) translate([tray_r - 3, -7, -floor_t - skirt_h - 0.01]) cube([rim_t + 6, 14, 8]);
-            // sensor cable from the board up into the arm's foot
-            rotate(arm_angle) translate([tray_r - 3, 0, -floor_t - skirt_h / 2]) rotate([0, 90, 0]) cylinder(d = 8, h = rim_t + 6);
             // two M4 bolts hold the arm's foot against the rim
             for (y = [-foot_bolt_dy, foot_bolt_dy]) rotate(arm_angle) translate([tray_r - 3, y, foot_bolt_z])
                 rotate([0, 90, 0]) cylinder(d = 4.4, h = rim_t + 6);
@@ -72,5 +102,8 @@ if (part == "tray_quarter") tray_quarter(false);
 if (part == "tray_quarter_mcu") tray_quarter(true);
 if (part == "tray_whole") tray_whole(true);
 
+// The sensor cable under the floor: from the board to where it leaves under the rim, with slack to plug in.
+cable_in_tray = norm([board_r * cos(mcu_angle), board_r * sin(mcu_angle)] - [(tray_r + rim_t) * cos(arm_angle), (tray_r + rim_t) * sin(arm_angle)]) + 30;
+echo(cable_in_tray = cable_in_tray, piezo_pockets = 4);
 // Facts the build script reads back.
-echo(floor_t = floor_t, arm_angle = arm_angle, foot_bolt_dy = foot_bolt_dy, foot_bolt_z = foot_bolt_z, seat_d = seat_d, seat_depth = target_disc_t, rim_h = rim_h, piezo_ring_r = piezo_ring_r);
+echo(floor_t = floor_t, under_h = under_h, pocket_h = pocket_h, board_pocket_x = board_pocket[0], board_pocket_y = board_pocket[1], board_r = board_r, mcu_angle = mcu_angle, relief_peg_r = relief_pegs[0][0], relief_peg_y = relief_pegs[0][1], usb_exit_w = usb_exit_w, usb_plug = usb_plug, arm_angle = arm_angle, foot_bolt_dy = foot_bolt_dy, foot_bolt_z = foot_bolt_z, seat_d = seat_d, seat_depth = target_disc_t, rim_h = rim_h, piezo_ring_r = piezo_ring_r);
