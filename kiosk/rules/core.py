@@ -390,6 +390,9 @@ class Session:
 
 
 LOG_FORMAT = 1
+"""The session log's format, written in every header. Bump it (and note it in
+CHANGELOG.md) when an action's JSON changes meaning; ``load_log`` then needs to
+read the older format too."""
 
 
 class LogError(Exception):
