@@ -267,7 +267,7 @@ class Store:
         for number, raw in enumerate(lines[1:], start=2):
             try:
                 session.apply(json.loads(raw))
-            except Exception as err:  # a log this build cannot replay: say where
+            except Exception as err:  # noqa: BLE001 - a log this build cannot replay: say where
                 raise StoreError(f"session {sid}: {LogError(number, str(err))}") from None
         return session
 

@@ -67,7 +67,7 @@ class I2CTray(Tray):
                 i2c = _open_bus()
             except (ImportError, NotImplementedError):
                 raise  # no I2C on this machine at all: the factory says what to do instead
-            except Exception as err:  # I2C not enabled, no /dev/i2c-1: an operator can fix it
+            except Exception as err:  # noqa: BLE001 - I2C not enabled, no /dev/i2c-1: an operator can fix it
                 self._bus_error = err
         self.i2c = i2c
         self.sensor: Any = None
@@ -104,8 +104,8 @@ class I2CTray(Tray):
             if self.sensor is not None:
                 try:
                     self.sensor.stop_continuous()
-                except Exception:
-                    pass  # the sensor may be gone; closing must not fail
+                except Exception:  # noqa: BLE001 - the sensor may be gone; closing must not fail
+                    pass
                 self.sensor = None
             if self._up:
                 self._up = False
@@ -138,7 +138,7 @@ class I2CTray(Tray):
         if self.i2c is None:
             try:
                 self.i2c = _open_bus()
-            except Exception as err:
+            except Exception as err:  # noqa: BLE001 - any bus failure is a fault to show, not a crash
                 self._fault("I2C bus unavailable (enable I2C with raspi-config, check /dev/i2c-1)",
                             self._bus_error or err)
                 return False

@@ -34,7 +34,7 @@ cards, precedence) are in ``docs/rules/clincher.md``.
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field as PField, TypeAdapter, field_validator, model_validator
 
@@ -254,6 +254,12 @@ class Scene(BaseModel):
     result: str | None = None
     narrator: str | None = None
 
+    def card(self) -> str:
+        """The active card (every phase after the opening draw has one)."""
+        if self.active is None:
+            raise RuleError("the active card", "no card has been drawn in this scene yet")
+        return self.active
+
 
 Phase = Literal["call", "difficulty", "act", "redraws", "over"]
 
@@ -272,6 +278,12 @@ class ClincherState(BaseModel):
     phase: Phase = "call"
     scene: Scene | None = None
     finished: list[Scene] = []
+
+    def live_scene(self) -> Scene:
+        """The scene being played (the engine reaches here only in a phase that has one)."""
+        if self.scene is None:
+            raise RuleError("scenes", "no scene is being played now")
+        return self.scene
 
     def cashable(self, player: str) -> Consequence | None:
         """The player's oldest good turn from an earlier scene that has not been cashed in yet."""
@@ -328,6 +340,8 @@ class Clincher(Engine):
                 Field("colour", "choice", label="Token", choices=list(COLOURS), rule="tokens are red, yellow or green"),
             ], optional=True))
             return prompts
+        if state.scene is None:
+            return []
         scene = state.scene
         if state.phase == "difficulty":
             held = list(COLOURS) if state.gm_tokens is None else [c for c in COLOURS if state.gm_tokens[c] > 0]
@@ -353,7 +367,7 @@ class Clincher(Engine):
         ]
 
     def _redraw_prompts(self, state: ClincherState, scene: Scene) -> list[Prompt]:
-        gm, card = state.gm, card_name(scene.active)
+        gm, card = state.gm, card_name(scene.card())
         prompts = [Prompt(gm, "stand", f"{gm}, no more redraws: {card} stands as the clincher")]
         if len(scene.queue) > 1 and not scene.ordered:
             prompts.append(Prompt(gm, "set_order", f"{gm}, {', '.join(scene.queue)} all want to redraw: set the order",
@@ -368,7 +382,7 @@ class Clincher(Engine):
                             rule=RULE_TOKEN_LACK if present else RULE_ABSENT_GREEN)]
             text = f"{head}, your turn: pay for the redraw of {card}"
             if not present:
-                what = "advantage" if not is_up(scene.active, scene.up_suits) else "obstacle"
+                what = "advantage" if not is_up(scene.card(), scene.up_suits) else "obstacle"
                 fields.append(Field("detail", "text", label=f"The new {what}", max=300))
                 text += f" and describe the new {what}"
             prompts.append(Prompt(head, "redraw", text, fields))
@@ -382,7 +396,8 @@ class Clincher(Engine):
     # -- applying ----------------------------------------------------------------------------------
 
     def apply(self, state: ClincherState, action: Action, rng: random.Random) -> list[Event]:
-        return getattr(self, f"_do_{action.type}")(state, action, rng)
+        handler: Callable[[ClincherState, Any, random.Random], list[Event]] = getattr(self, f"_do_{action.type}")
+        return handler(state, action, rng)
 
     def _do_call_scene(self, state: ClincherState, a: CallScene, rng: random.Random) -> list[Event]:
         self._expect(state, "call", "call a scene")
@@ -419,7 +434,7 @@ class Clincher(Engine):
             if state.gm_tokens[a.token] < 1:
                 raise RuleError(RULE_GM_TOKEN, f"{state.gm} holds no {a.token} token")
             state.gm_tokens[a.token] -= 1
-        scene = state.scene
+        scene = state.live_scene()
         scene.difficulty, scene.up_suits = a.token, UP_SUITS[a.token]
         up = ", ".join(SUIT_NAME[s] for s in scene.up_suits)
         events = [Event(f"{state.gm} spends a {a.token} token: the task is {DIFFICULTY[a.token]}. Up suits: {up}.",
@@ -437,13 +452,13 @@ class Clincher(Engine):
             scene.active = card
             break
         before = f" after {', '.join(map(card_name, passed))}" if passed else ""
-        events.append(Event(f"Opening draw: the scene opens on {card_name(scene.active)}{before}.", "draw"))
+        events.append(Event(f"Opening draw: the scene opens on {card_name(scene.card())}{before}.", "draw"))
         state.phase = "act"
         return events
 
     def _do_act(self, state: ClincherState, a: PrimaryActs, rng: random.Random) -> list[Event]:
         self._expect(state, "act", "make the first move")
-        scene = state.scene
+        scene = state.live_scene()
         if a.player != scene.primary:
             raise RuleError(RULE_PRIMARY, f"{scene.primary}'s character takes the lead, not {a.player}'s")
         events: list[Event] = []
@@ -455,13 +470,13 @@ class Clincher(Engine):
                 drawn.append(card)
         scene.ability = a.ability
         if not drawn:
-            events.append(Event(f"No card to draw: {card_name(scene.active)} stays.", "draw"))
+            events.append(Event(f"No card to draw: {card_name(scene.card())} stays.", "draw"))
             return events + self._after_draw(state, rng)
         if a.ability == "weak":
             keep = min(drawn, key=lambda c: rank_of(c, scene.up_suits))  # ties keep the first drawn
         else:
             keep = max(drawn, key=lambda c: rank_of(c, scene.up_suits))
-        state.discards.append(scene.active)
+        state.discards.append(scene.card())
         state.discards.extend(c for c in drawn if c != keep)
         scene.active = keep
         character = state.characters[a.player]
@@ -476,11 +491,11 @@ class Clincher(Engine):
 
     def _do_request(self, state: ClincherState, a: RequestRedraw, rng: random.Random) -> list[Event]:
         self._expect(state, "redraws", "ask for a redraw")
-        scene = state.scene
-        self._check_can_redraw(state, scene, a.player)
+        scene = state.live_scene()
+        self._check_can_redraw(state, scene, a.actor)
         if a.player in scene.queue:
             raise RuleError(RULE_PRECEDENCE, f"{a.player} is already waiting to redraw")
-        scene.queue.append(a.player)
+        scene.queue.append(a.actor)
         if state.setup.precedence == "gm_orders" and len(scene.queue) > 1:
             scene.ordered = False
         place = f", number {len(scene.queue)} in line" if len(scene.queue) > 1 else ""
@@ -489,7 +504,7 @@ class Clincher(Engine):
     def _do_set_order(self, state: ClincherState, a: SetOrder, rng: random.Random) -> list[Event]:
         self._expect(state, "redraws", "set the order")
         self._expect_gm(state, a)
-        scene = state.scene
+        scene = state.live_scene()
         if sorted(a.order) != sorted(scene.queue):
             raise RuleError(RULE_PRECEDENCE, f"the order must name exactly {', '.join(scene.queue)}")
         scene.queue, scene.ordered = list(a.order), True
@@ -497,7 +512,7 @@ class Clincher(Engine):
 
     def _do_withdraw(self, state: ClincherState, a: Withdraw, rng: random.Random) -> list[Event]:
         self._expect(state, "redraws", "withdraw")
-        scene = state.scene
+        scene = state.live_scene()
         if a.player not in scene.queue:
             raise RuleError(RULE_PRECEDENCE, f"{a.player} is not waiting to redraw")
         scene.queue.remove(a.player)
@@ -507,7 +522,7 @@ class Clincher(Engine):
 
     def _do_redraw(self, state: ClincherState, a: Redraw, rng: random.Random) -> list[Event]:
         self._expect(state, "redraws", "redraw")
-        scene = state.scene
+        scene = state.live_scene()
         if not scene.queue or a.player != scene.queue[0] or not scene.ordered:
             raise RuleError(RULE_PRECEDENCE, f"it is not {a.player}'s turn to redraw")
         present = a.player in scene.present
@@ -530,7 +545,7 @@ class Clincher(Engine):
         if self._deck_is_spent(state):
             raise RuleError(RULE_EMPTY_DECK, "there is no card left to draw")
         # ... then change.
-        old = scene.active
+        old = scene.card()
         turned = "obstacle" if is_up(old, scene.up_suits) else "advantage"
         if cash is not None:
             cash.cashed = True
@@ -542,10 +557,12 @@ class Clincher(Engine):
         scene.queue.pop(0)
         events: list[Event] = []
         card = self._draw(state, rng, events)
+        if card is None:  # checked above: the deck is not spent
+            raise RuleError(RULE_EMPTY_DECK, "there is no card left to draw")
         state.discards.append(old)
         scene.active = card
-        detail = f" New {turned}: {a.detail.strip()}." if not present else ""
-        events.insert(0, Event(f"{a.player} {paid} to redraw {card_name(old)}: the new card is {card_name(card)} "
+        detail = f" New {turned}: {(a.detail or '').strip()}." if not present else ""
+        events.insert(0, Event(f"{a.actor} {paid} to redraw {card_name(old)}: the new card is {card_name(card)} "
                                f"({category(card, scene.up_suits)}).{detail}", "redraw"))
         if present and a.means in ("red", "green") and cash is None:
             events += self._consequence(state, rng, scene, a.player, a.means)
@@ -631,7 +648,7 @@ class Clincher(Engine):
 
     def _after_draw(self, state: ClincherState, rng: random.Random) -> list[Event]:
         """Open the redraw window, or settle the scene at once when nobody can redraw any more."""
-        scene = state.scene
+        scene = state.live_scene()
         state.phase = "redraws"
         if scene.queue:
             return []
@@ -642,8 +659,8 @@ class Clincher(Engine):
         return []
 
     def _resolve(self, state: ClincherState, rng: random.Random, why: str) -> list[Event]:
-        scene = state.scene
-        clincher = scene.active
+        scene = state.live_scene()
+        clincher = scene.card()
         kind = category(clincher, scene.up_suits)
         result, teller = RESULTS[kind]
         scene.clincher, scene.result = clincher, result
@@ -721,7 +738,7 @@ class Clincher(Engine):
     def outcome(self, state: ClincherState) -> str | None:
         if state.phase != "over":
             return None
-        results = [f"{s.result} ({card_name(s.clincher)})" for s in state.finished]
+        results = [f"{s.result} ({card_name(s.clincher)})" if s.clincher else str(s.result) for s in state.finished]
         played = f"{len(results)} scene{'s' if len(results) != 1 else ''}"
         return f"Session over after {played}: {'; '.join(results) if results else 'none played'}."
 

@@ -24,7 +24,8 @@ GAMES: dict[str, str] = {
 def engine_for(game: str) -> Engine:
     if game not in GAMES:
         raise KeyError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
-    return importlib.import_module(GAMES[game]).ENGINE
+    engine: Engine = importlib.import_module(GAMES[game]).ENGINE
+    return engine
 
 
 def load_log(lines: Iterable[str]) -> Session:
