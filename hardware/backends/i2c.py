@@ -31,11 +31,11 @@ from typing import Any, Callable, Iterable
 from firmware.tray.heat import Calibration, HeatTracker, calibrate_from
 
 from ..config import Config
-from ..events import DistanceSample, HardwareFault, LinkDown, LinkUp, heat_event
+from ..events import DistanceSample, HardwareFault, Listener, LinkDown, LinkUp, heat_event
 from ..ports import Tray
 
 
-def _open_bus():
+def _open_bus() -> Any:
     """The Pi's I2C bus 1 (GPIO2 = SDA, GPIO3 = SCL) through Blinka."""
     import board
     import busio
@@ -82,13 +82,14 @@ class I2CTray(Tray):
     # -- the Tray port ----------------------------------------------------------
     @property
     def heat(self) -> int | None:
-        return self.tracker.level
+        level: int | None = self.tracker.level
+        return level
 
     @property
     def connected(self) -> bool:
         return self._up
 
-    def subscribe(self, listener) -> None:
+    def subscribe(self, listener: Listener) -> None:
         super().subscribe(listener)
         if self._background and self._thread is None and not self._stop.is_set():
             self._thread = threading.Thread(target=self._run, name="i2c-tray", daemon=True)
@@ -115,7 +116,7 @@ class I2CTray(Tray):
                   known_dice: int) -> Calibration:
         """Measure this table: readings of the empty tray and of a stack of ``known_dice``.
         Raises ValueError saying what is wrong; the old calibration stays until it succeeds."""
-        calibration = calibrate_from(list(empty_readings), list(stack_readings), known_dice)
+        calibration: Calibration = calibrate_from(list(empty_readings), list(stack_readings), known_dice)
         with self._lock:
             self.tracker.reset(calibration)
         return calibration
