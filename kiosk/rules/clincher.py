@@ -34,11 +34,12 @@ cards, precedence) are in ``docs/rules/clincher.md``.
 from __future__ import annotations
 
 import random
+import re
 from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field as PField, TypeAdapter, field_validator, model_validator
 
-from .core import Action, Engine, Event, Field, Model, Prompt, RuleError, Setup
+from .core import Action, Engine, Event, Field, Model, Prompt, RuleError, Setup, parse_action
 
 # -- cards ------------------------------------------------------------------------------------
 
@@ -134,6 +135,9 @@ class ClincherSetup(Setup):
     """A spent deck: shuffle the discards into a new one, or let the active card stand as the clincher."""
     fresh_deck_each_scene: bool = False
     """Gather and shuffle all 52 cards after every scene instead of carrying the deck on."""
+    deck: Literal["shuffled", "physical"] = "shuffled"
+    """Shuffled: the device shuffles and draws. Physical: the table draws real cards and the GM enters
+    each one (a card already out of the deck is refused)."""
 
     @field_validator("players", mode="before")
     @classmethod
@@ -213,9 +217,16 @@ class EndSession(Action):
     type: Literal["end_session"] = "end_session"
 
 
+class Draw(Action):
+    """Physical deck: the card just drawn from the table's own deck, as rank then suit ("QD", "10H")."""
+
+    type: Literal["draw"] = "draw"
+    card: str
+
+
 ClincherAction = Annotated[
     Union[CallScene, SetDifficulty, PrimaryActs, RequestRedraw, SetOrder, Redraw, Withdraw, Stand, Grant,
-          EndSession],
+          EndSession, Draw],
     PField(discriminator="type"),
 ]
 
@@ -261,7 +272,7 @@ class Scene(BaseModel):
         return self.active
 
 
-Phase = Literal["call", "difficulty", "act", "redraws", "over"]
+Phase = Literal["call", "difficulty", "act", "redraws", "over", "draw"]
 
 
 class ClincherState(BaseModel):
@@ -278,6 +289,11 @@ class ClincherState(BaseModel):
     phase: Phase = "call"
     scene: Scene | None = None
     finished: list[Scene] = []
+    # Physical deck only: an accepted move that still needs cards waits (``phase == "draw"``)
+    # while the GM enters them one by one; ``entered`` holds those entered so far.
+    waiting: dict[str, Any] | None = None
+    resume_phase: Phase = "call"
+    entered: list[str] = []
 
     def live_scene(self) -> Scene:
         """The scene being played (the engine reaches here only in a phase that has one)."""
@@ -298,6 +314,41 @@ class ClincherState(BaseModel):
         return ([self.scene.active] if self.scene.active else []) + list(self.scene.consequence_cards)
 
 
+RULE_PHYSICAL_CARD = "a card drawn from a physical deck is one still in the deck"
+CARD_FORM = re.compile(r"(A|[2-9]|10|J|Q|K)([SHDC])")
+
+
+class _NeedCard(Exception):
+    """A move on a physical deck needs a card the GM has not entered yet."""
+
+
+def parse_card(text: str) -> str:
+    """``"qd"``, ``" 10h "`` -> ``"QD"``, ``"10H"``; anything else is refused with what a card looks like."""
+    card = text.strip().upper().replace("♠", "S").replace("♥", "H").replace("♦", "D").replace("♣", "C")
+    if not CARD_FORM.fullmatch(card):
+        raise RuleError(RULE_PHYSICAL_CARD, f"{text.strip()!r} is not a card: write the rank, then the suit "
+                                            "(S, H, D or C), as in QD, 10H or AS")
+    return card
+
+
+def where_is(state: ClincherState, card: str) -> str:
+    """Where a card out of the deck is, in words, for a refusal."""
+    if card in state.discards:
+        return "it is in the discards"
+    if state.scene is not None and card == state.scene.active:
+        return "it is the active card"
+    if state.scene is not None and card in state.scene.consequence_cards:
+        return "it lies out as a consequence card"
+    return "it was drawn already"
+
+
+def _adopt(state: ClincherState, trial: ClincherState) -> None:
+    """Make ``trial`` (a copy the move went through on) the state; the physical deck's wait is over."""
+    trial.waiting, trial.entered = None, []
+    for name in type(state).model_fields:
+        setattr(state, name, getattr(trial, name))
+
+
 class Clincher(Engine):
     game = "clincher"
     title = "Procedural clincher scenes"
@@ -308,7 +359,8 @@ class Clincher(Engine):
 
     def start(self, setup: ClincherSetup, rng: random.Random) -> ClincherState:
         deck = list(FULL_DECK)
-        rng.shuffle(deck)
+        if setup.deck == "shuffled":  # a physical deck is shuffled at the table; here it is the set of unseen cards
+            rng.shuffle(deck)
         return ClincherState(
             setup=setup,
             players=[m.name for m in setup.players],
@@ -326,6 +378,10 @@ class Clincher(Engine):
 
     def awaiting(self, state: ClincherState) -> list[Prompt]:
         gm = state.gm
+        if state.phase == "draw":
+            return [Prompt(gm, "draw", f"{gm}, draw the top card of the deck and enter it",
+                           [Field("card", "text", label="Card drawn (rank then suit: QD, 10H, AS)", max=4,
+                                  rule=RULE_PHYSICAL_CARD)])]
         if state.phase == "call":
             prompts = []
             if self._gm_can_set_difficulty(state):
@@ -396,8 +452,55 @@ class Clincher(Engine):
     # -- applying ----------------------------------------------------------------------------------
 
     def apply(self, state: ClincherState, action: Action, rng: random.Random) -> list[Event]:
+        if state.setup.deck == "physical":
+            return self._apply_physical(state, action, rng)
+        return self._handle(state, action, rng)
+
+    def _handle(self, state: ClincherState, action: Action, rng: random.Random) -> list[Event]:
         handler: Callable[[ClincherState, Any, random.Random], list[Event]] = getattr(self, f"_do_{action.type}")
         return handler(state, action, rng)
+
+    # -- the physical deck ---------------------------------------------------------------------------
+    #
+    # A move that draws is tried on a copy of the state. If the copy runs out of entered cards
+    # (_NeedCard), the move is accepted but waits: the GM enters cards one ``draw`` at a time, and
+    # after each the waiting move is tried again from the start with every card entered so far.
+    # Once it goes through, the copy becomes the state. So the move's own code is the same for
+    # both decks, and the log (the move, then its cards) replays exactly.
+
+    def _apply_physical(self, state: ClincherState, action: Action, rng: random.Random) -> list[Event]:
+        if isinstance(action, Draw):
+            return self._do_draw(state, action, rng)
+        trial = state.model_copy(deep=True)
+        try:
+            events = self._handle(trial, action, rng)
+        except _NeedCard:
+            state.waiting, state.resume_phase, state.phase = action.model_dump(mode="json"), state.phase, "draw"
+            return [Event(f"{state.gm} draws a card from the table's deck.", "draw")]
+        _adopt(state, trial)
+        return events
+
+    def _do_draw(self, state: ClincherState, a: Draw, rng: random.Random) -> list[Event]:
+        self._expect(state, "draw", "enter a drawn card")
+        self._expect_gm(state, a)
+        card = parse_card(a.card)
+        if card in state.entered:
+            raise RuleError(RULE_PHYSICAL_CARD, f"{card_name(card)} was entered already for this draw")
+        if card not in state.deck:
+            raise RuleError(RULE_PHYSICAL_CARD, f"{card_name(card)} is not in the deck: {where_is(state, card)}")
+        if state.waiting is None:  # the draw phase always has a waiting move
+            raise RuleError("what happens next", "no move is waiting for a card")
+        waiting = parse_action(self, state.waiting)
+        trial = state.model_copy(deep=True)
+        trial.entered.append(card)
+        trial.phase, trial.waiting = trial.resume_phase, None
+        try:
+            events = self._handle(trial, waiting, rng)
+        except _NeedCard:
+            state.entered.append(card)
+            return [Event(f"{card_name(card)} is drawn; {state.gm} draws another.", "draw")]
+        _adopt(state, trial)
+        return events
 
     def _do_call_scene(self, state: ClincherState, a: CallScene, rng: random.Random) -> list[Event]:
         self._expect(state, "call", "call a scene")
@@ -614,7 +717,8 @@ class Clincher(Engine):
         return not state.deck and (state.setup.empty_deck == "stands" or not state.discards)
 
     def _draw(self, state: ClincherState, rng: random.Random, events: list[Event], opening: bool = False) -> str | None:
-        """The top card, reshuffling the discards when the deck is spent and the rules allow it."""
+        """The top card, reshuffling the discards when the deck is spent and the rules allow it.
+        With a physical deck, the next card the GM entered (``_NeedCard`` when none is left)."""
         if not state.deck:
             if not state.discards or (state.setup.empty_deck == "stands" and not opening):
                 return None
@@ -623,6 +727,14 @@ class Clincher(Engine):
             rng.shuffle(state.deck)
             events.append(Event(f"The deck is spent: the {len(state.deck)} discards are shuffled into a new deck.",
                                 "shuffle"))
+        if state.setup.deck == "physical":
+            if not state.entered:
+                raise _NeedCard()
+            card = state.entered.pop(0)
+            if card not in state.deck:  # the deck changed under it (a reshuffle while waiting)
+                raise RuleError(RULE_PHYSICAL_CARD, f"{card_name(card)} is not in the deck: {where_is(state, card)}")
+            state.deck.remove(card)
+            return card
         return state.deck.pop()
 
     def _able(self, state: ClincherState, scene: Scene, player: str) -> bool:
@@ -711,6 +823,8 @@ class Clincher(Engine):
             "players": list(state.players),
             "characters": dict(state.characters),
             "deck_size": len(state.deck),  # the order of the deck is never shown
+            "physical_deck": state.setup.deck == "physical",
+            "cards_entered": [card_name(c) for c in state.entered],
             "discards": [card_name(c) for c in state.discards],
             "tokens": {p: dict(t) for p, t in state.tokens.items()},
             "gm_tokens": dict(state.gm_tokens) if state.gm_tokens is not None else "unlimited",
