@@ -11,6 +11,7 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "kiosk": ("kiosk.app", "open the touchscreen kiosk (the default)"),
     "replay": ("kiosk.replay", "replay a session log and print the final state or a recap"),
+    "play": ("kiosk.scenario", "start a game from a scenario file (--scenario FILE), then open the kiosk"),
     "hardware": ("hardware.cli", "watch what the buttons and the tray report, live"),
     "tray": ("hardware.virtual_tray", "run a virtual tray on a pseudo-terminal"),
 }
