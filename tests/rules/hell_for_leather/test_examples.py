@@ -1,12 +1,18 @@
 """The worked examples of the Hell for Leather text, retold as tests (numbers kept, words ours)."""
 
+from pathlib import Path
+
 import pytest
 
+from kiosk import scenario
 from kiosk.rules.hell_for_leather.charts import curse_effects, heat_fall_score, lowest_curse
 
 from .table import (
     call, count, drive, fall, land, merit_turn, narrator, pass_turn, ready, risk, skip_goal, team, thrower,
 )
+
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 
 
 def to_team_b(s):
@@ -29,8 +35,7 @@ def test_only_the_best_die_counts_a_pass_and_a_merit_make_a_merit():
 
 
 def test_a_knocked_pass_die_now_showing_4_makes_two_merits_a_boon():
-    s = ready()
-    team(s, "Daniel").heat = 3
+    s = scenario.start(SCENARIOS / "hell-for-leather-team-a-at-heat-3.toml")  # Team A at Heat 3, by legal moves
     call(s)
     land(s, "inside", 8)
     risk(s)
