@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+import random
 
-from kiosk.rules import RuleError, Session, load_log
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from kiosk.rules import RuleError, Session, bot, load_log
 from kiosk.rules.clincher import ENGINE
+from tests.rules.harness import assert_replays, assert_undo_redo
+
+from .test_properties import check, setups
 
 SETUP = {"gm": "Mara", "players": [{"name": "Theo", "character": "Sergeant Okafor"},
                                    {"name": "Lena", "character": "Iris Vance"}], "deck": "physical"}
@@ -87,3 +93,23 @@ def test_the_shuffled_deck_is_still_the_default():
     go(s, "call_scene", "Theo", location="The docks", objective="Find the ledger", present=["Theo"], primary="Theo")
     go(s, "difficulty", "Mara", token="red")
     assert s.state.phase == "act" and s.state.scene.active is not None
+
+
+@settings(max_examples=40, deadline=None)
+@given(setup=setups, seed=st.integers(0, 10_000), eager=st.sampled_from([0.02, 0.5]))
+def test_random_physical_deck_sessions_conserve_the_cards_and_replay(setup, seed, eager):
+    # The random bot plays; whenever a card is awaited, a card still in the deck is entered.
+    session = Session(ENGINE, {**setup, "deck": "physical"})
+    rng = random.Random(seed)
+    for _ in range(3000):
+        if session.outcome is not None:
+            break
+        if session.state.phase == "draw":
+            unseen = [c for c in session.state.deck if c not in session.state.entered]
+            session.apply({"type": "draw", "player": session.state.gm, "card": rng.choice(unseen)})
+        else:
+            bot.step(session, rng, optional_chance=eager)
+        check(session)
+    assert session.outcome is not None
+    assert_replays(session)
+    assert_undo_redo(session, steps=6)
