@@ -101,9 +101,7 @@ def test_several_curse_dice_use_the_lowest_number():
 
 def test_a_heat_of_three_falling_4_5_3_scores_12_a_trauma():
     assert heat_fall_score([4, 5, 3], standing=0) == 12
-    s = ready()
-    to_team_b(s)
-    team(s, "Eoin").heat = 3
+    s = scenario.start(SCENARIOS / "hell-for-leather-team-b-at-heat-3.toml")  # Team B at Heat 3, by legal moves
     call(s)
     fall(s, [4, 5, 3])
     assert "= 12: Trauma" in " ".join(s.recap())
