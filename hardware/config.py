@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import ErrorDetails
 
 from kiosk.pin import DEFAULT_PIN, HASH_PATTERN, PIN_PATTERN
 
@@ -194,7 +195,7 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
 SECRET_FIELDS = {("kiosk", "operator_pin"), ("kiosk", "operator_pin_hash")}
 
 
-def _explain(error: dict[str, Any]) -> str:
+def _explain(error: ErrorDetails) -> str:
     """One readable line for one pydantic error: the field, what is wrong, what is allowed."""
     loc = tuple(error["loc"])
     kind, message = error["type"], error["msg"]
@@ -224,7 +225,7 @@ def _explain(error: dict[str, Any]) -> str:
     return f"{where}: {message[0].lower() + message[1:]}{got}{about}"
 
 
-def _where(loc: tuple) -> str:
+def _where(loc: tuple[str | int, ...]) -> str:
     """("pads", "pins", 1, "gray") -> "pads.pins, pad 2, gray"; ("tray", "bogus") -> "tray.bogus"."""
     text = ""
     for part in loc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Union
+from typing import Any, Callable, Union
 
 
 class ButtonColour(str, Enum):
@@ -136,7 +136,7 @@ class HardwareFault:
 HEAT_MESSAGES = ("height", "added", "removed", "collapse")
 
 
-def heat_event(message: dict, t: float) -> HeatHeight | DieAdded | DieRemoved | Collapse:
+def heat_event(message: dict[str, Any], t: float) -> HeatHeight | DieAdded | DieRemoved | Collapse:
     """One Heat message from the tracker (the tray's JSON line or our own
     ``HeatTracker`` dict; both share the shape in firmware/PROTOCOL.md) as a
     typed event stamped ``t``."""

@@ -44,7 +44,8 @@ def open_tray(config: Config) -> Tray:
     module_name, class_name = TRAY_BACKENDS[backend]
     try:
         tray_class = getattr(importlib.import_module(module_name), class_name)
-        return tray_class(config.tray) if backend == "serial" else tray_class(config)
+        tray: Tray = tray_class(config.tray) if backend == "serial" else tray_class(config)
+        return tray
     except (ImportError, NotImplementedError) as err:
         raise BackendUnavailable(
             f'tray.backend = "{backend}" cannot start on this machine ({type(err).__name__}: {err}); '

@@ -16,7 +16,8 @@ class Port:
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
-        self._lock = threading.Lock()
+        # A backend may swap in an RLock (the I2C tray re-enters it while closing).
+        self._lock: threading.Lock | threading.RLock = threading.Lock()
 
     def subscribe(self, listener: Listener) -> None:
         with self._lock:

@@ -1,3 +1,3 @@
 """Table Noir: the kiosk app and the rules it referees."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -11,16 +11,33 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "kiosk": ("kiosk.app", "open the touchscreen kiosk (the default)"),
     "replay": ("kiosk.replay", "replay a session log and print the final state or a recap"),
+    "play": ("kiosk.scenario", "start a game from a scenario file (--scenario FILE), then open the kiosk"),
     "hardware": ("hardware.cli", "watch what the buttons and the tray report, live"),
     "tray": ("hardware.virtual_tray", "run a virtual tray on a pseudo-terminal"),
     "pin-hash": ("kiosk.pin", "print the operator PIN's salted hash for table-noir.toml"),
 }
 
 
+def version_text() -> str:
+    """The package version, then the versions of what it reads and speaks (CHANGELOG.md tracks each)."""
+    from firmware.tray.app import FIRMWARE_VERSION
+    from firmware.tray.protocol import PROTOCOL_VERSION
+    from kiosk import __version__
+    from kiosk.rules.core import LOG_FORMAT
+    from kiosk.store import SCHEMA_VERSION
+
+    return (f"table-noir {__version__}\n"
+            f"tray protocol {PROTOCOL_VERSION}, tray firmware {FIRMWARE_VERSION}, "
+            f"session log format {LOG_FORMAT}, session store schema {SCHEMA_VERSION}")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--version"]:
+        print(version_text())
+        return 0
     if argv and argv[0] in ("-h", "--help"):
-        print("usage: table-noir [COMMAND] [ARGS...]\n\ncommands:")
+        print("usage: table-noir [--version] [COMMAND] [ARGS...]\n\ncommands:")
         for name, (_, about) in COMMANDS.items():
             print(f"  {name:<10} {about}")
         return 0

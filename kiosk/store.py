@@ -1,10 +1,14 @@
 """The session store: every accepted action goes to SQLite before the screen shows it.
 
-One database file holds every game the kiosk has run. Two tables:
+One database file holds every game the kiosk has run. Its tables:
 
 * ``sessions``: one row per game (game id, setup as JSON, when it started,
-  and once it is over, the outcome).
+  once it is over the outcome, and the session-log format of its actions).
 * ``actions``: one row per accepted action, numbered from 1 in each session.
+* ``settings``: what the organiser changed on the kiosk.
+
+The schema carries its version (``PRAGMA user_version``); opening a store from
+an older build runs the numbered ``MIGRATIONS`` it lacks (see ``migrate``).
 
 The database runs in WAL mode with ``synchronous=FULL``, so a committed
 append survives a killed process or a cut cable. ``append`` commits before it
@@ -39,7 +43,14 @@ if TYPE_CHECKING:  # the rules (and pydantic) load when a game is stored or read
     from kiosk.rules import Engine, Session
     from kiosk.rules.core import Action
 
-SCHEMA = """
+# The schema is versioned with SQLite's ``PRAGMA user_version``. Each migration takes a
+# store from the version before it to its number, in one transaction with the new
+# number, so a store is always at one version or the next, never between. Stores
+# from before versioning read 0. Add a migration (never edit a shipped one) and
+# note it in CHANGELOG.md.
+MIGRATIONS: dict[int, str] = {
+    # 1: the tables as first shipped (unversioned stores have them, or all but settings).
+    1: """
 CREATE TABLE IF NOT EXISTS sessions (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     game TEXT NOT NULL,
@@ -58,7 +69,36 @@ CREATE TABLE IF NOT EXISTS settings (
     name TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
-"""
+""",
+    # 2: each session remembers the session-log format its actions were written in,
+    # so an export says which format it is and a later build can read old actions.
+    2: "ALTER TABLE sessions ADD COLUMN log_format INTEGER NOT NULL DEFAULT 1;",
+}
+SCHEMA_VERSION = max(MIGRATIONS)
+
+
+def migrate(db: sqlite3.Connection) -> int:
+    """Bring the store's schema up to ``SCHEMA_VERSION``; return the version it had.
+
+    A store written by a newer build is left untouched and refused, since this
+    build cannot know what its tables mean.
+    """
+    found = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if found > SCHEMA_VERSION:
+        raise StoreError(f"this session store has schema version {found}, written by a newer "
+                         f"table-noir; this one reads versions up to {SCHEMA_VERSION}")
+    for version in range(found + 1, SCHEMA_VERSION + 1):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in MIGRATIONS[version].split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {version}")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+    return found
 
 
 class StoreError(Exception):
@@ -97,7 +137,11 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
+        try:
+            migrate(self._db)
+        except BaseException:
+            self._db.close()
+            raise
         self._committer = _Committer(self._db) if commit_behind else None
 
     @property
@@ -127,11 +171,13 @@ class Store:
 
     def create(self, session: Session) -> int:
         """Store a new session (and any actions it already has); return its id."""
+        from kiosk.rules.core import LOG_FORMAT
+
         now = time.time()
         with self._transaction():
             cursor = self.db.execute(
-                "INSERT INTO sessions (game, setup, started, updated) VALUES (?, ?, ?, ?)",
-                (session.engine.game, session.setup.model_dump_json(), now, now),
+                "INSERT INTO sessions (game, setup, started, updated, log_format) VALUES (?, ?, ?, ?, ?)",
+                (session.engine.game, session.setup.model_dump_json(), now, now, LOG_FORMAT),
             )
             sid = int(cursor.lastrowid)
             for seq, action in enumerate(session.log, start=1):
@@ -204,13 +250,11 @@ class Store:
 
     def lines(self, sid: int) -> list[str]:
         """The session as JSON lines: a header, then one action per line."""
-        row = self.db.execute("SELECT game, setup FROM sessions WHERE id = ?", (sid,)).fetchone()
+        row = self.db.execute("SELECT game, setup, log_format FROM sessions WHERE id = ?", (sid,)).fetchone()
         if row is None:
             raise StoreError(f"no stored session {sid}")
-        game, setup = row
-        from kiosk.rules.core import LOG_FORMAT
-
-        header = json.dumps({"game": game, "format": LOG_FORMAT, "setup": json.loads(setup)})
+        game, setup, log_format = row
+        header = json.dumps({"game": game, "format": log_format, "setup": json.loads(setup)})
         actions = [a for (a,) in self.db.execute("SELECT action FROM actions WHERE session = ? ORDER BY seq", (sid,))]
         return [header, *actions]
 
@@ -228,7 +272,7 @@ class Store:
         for number, raw in enumerate(lines[1:], start=2):
             try:
                 session.apply(json.loads(raw))
-            except Exception as err:  # a log this build cannot replay: say where
+            except Exception as err:  # noqa: BLE001 - a log this build cannot replay: say where
                 raise StoreError(f"session {sid}: {LogError(number, str(err))}") from None
         return session
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks, once: system packages, a virtual
 # environment in .venv, and this project with its dev tools. Re-running is cheap:
-# it only reinstalls Python packages when pyproject.toml changes.
+# it only reinstalls Python packages when pyproject.toml (or the version) changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,7 +36,7 @@ fi
 python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
 stamp=.venv/.table-noir-installed
-want=$(sha256sum pyproject.toml | cut -d' ' -f1)
+want=$(cat pyproject.toml kiosk/__init__.py | sha256sum | cut -d' ' -f1)  # __init__.py holds the version
 [ "$extras" = dev ] || want="$want $extras"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "bootstrap: installing Python packages into .venv"

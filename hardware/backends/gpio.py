@@ -22,6 +22,11 @@ ButtonStuck; it is not repeated, and the release is still reported. A button
 already down when the pads open was pressed while no one was listening: it
 gives no press and no release, only ButtonStuck if it stays down.
 
+Each button is a gpiozero ``DigitalInputDevice``, not a ``Button``: a Button
+starts a hold-watching thread per pin (18 for six pads) for a feature we do not
+use, since stuck buttons are found by ``poll()``. Without those threads closing
+the pins is immediate, and no thread is started for it.
+
 By default a background thread calls ``poll()`` every 10 ms. Tests pass
 ``poll_interval_s=None`` and a controllable ``clock``, then call ``poll()``
 themselves.
@@ -34,9 +39,9 @@ import time
 import warnings
 from dataclasses import dataclass
 from functools import partial
-from typing import Callable
+from typing import Any, Callable
 
-from gpiozero import Button
+from gpiozero import DigitalInputDevice
 from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 
 from ..config import BackendUnavailable, PadsConfig
@@ -52,7 +57,7 @@ class _Key:
 
     player: int
     colour: ButtonColour
-    device: Button
+    device: DigitalInputDevice
     pressed: bool  # the level we reported (or, at start, found)
     changed_at: float  # when that level began
     announced: bool = False  # its press was reported, so its release will be too
@@ -64,7 +69,7 @@ class GpioPads(PlayerPads):
     def __init__(
         self,
         config: PadsConfig,
-        pin_factory=None,
+        pin_factory: Any = None,
         *,
         clock: Callable[[], float] = time.monotonic,
         poll_interval_s: float | None = 0.01,
@@ -98,15 +103,14 @@ class GpioPads(PlayerPads):
             self._thread = threading.Thread(target=self._poll_forever, args=(poll_interval_s,), name="gpio-pads", daemon=True)
             self._thread.start()
 
-    def _open_key(self, player: int, colour: ButtonColour, pin: int, pin_factory) -> _Key:
-        # Stuck buttons are detected here, not by gpiozero's "held" event; the short hold_time
-        # only keeps close() quick while a button is down (gpiozero's hold thread waits that long).
-        device = Button(pin, pull_up=True, bounce_time=self._bounce_s, hold_time=0.05, pin_factory=pin_factory)
-        now, down = self._clock(), device.is_pressed
+    def _open_key(self, player: int, colour: ButtonColour, pin: int, pin_factory: Any) -> _Key:
+        # Pulled up, so the device is active (pressed) when the button joins the pin to ground.
+        device = DigitalInputDevice(pin, pull_up=True, bounce_time=self._bounce_s, pin_factory=pin_factory)
+        now, down = self._clock(), bool(device.is_active)
         # A button that is up has been settled "forever", so its first press counts at once.
         key = _Key(player, colour, device, pressed=down, changed_at=now if down else float("-inf"), raw_at=now)
-        device.when_pressed = partial(self._edge, key, True)
-        device.when_released = partial(self._edge, key, False)
+        device.when_activated = partial(self._edge, key, True)
+        device.when_deactivated = partial(self._edge, key, False)
         return key
 
     # -- the debouncer -------------------------------------------------------
@@ -126,7 +130,7 @@ class GpioPads(PlayerPads):
             if self._closed:
                 return
             for key in self._keys:
-                level = key.device.is_pressed
+                level = bool(key.device.is_active)
                 if level != key.pressed and now - key.changed_at >= self._bounce_s:
                     # The level settled at the last raw edge; if the driver swallowed that edge, we only know "by now".
                     self._change(key, level, key.raw_at if key.raw_at > key.changed_at else now)
@@ -153,13 +157,8 @@ class GpioPads(PlayerPads):
     # -- shutting down -------------------------------------------------------
 
     def _close_buttons(self) -> None:
-        # Closing a gpiozero Button waits up to 0.1 s for its hold thread to notice;
-        # closing all of them side by side keeps shutdown at 0.1 s instead of 1.8 s.
-        closers = [threading.Thread(target=key.device.close) for key in self._keys]
-        for closer in closers:
-            closer.start()
-        for closer in closers:
-            closer.join()
+        for key in self._keys:
+            key.device.close()
 
     def close(self) -> None:
         """Stop polling and give the pins back. Safe to call twice."""

@@ -31,11 +31,11 @@ from typing import Any, Callable, Iterable
 from firmware.tray.heat import Calibration, HeatTracker, calibrate_from
 
 from ..config import Config
-from ..events import DistanceSample, HardwareFault, LinkDown, LinkUp, heat_event
+from ..events import DistanceSample, HardwareFault, Listener, LinkDown, LinkUp, heat_event
 from ..ports import Tray
 
 
-def _open_bus():
+def _open_bus() -> Any:
     """The Pi's I2C bus 1 (GPIO2 = SDA, GPIO3 = SCL) through Blinka."""
     import board
     import busio
@@ -67,7 +67,7 @@ class I2CTray(Tray):
                 i2c = _open_bus()
             except (ImportError, NotImplementedError):
                 raise  # no I2C on this machine at all: the factory says what to do instead
-            except Exception as err:  # I2C not enabled, no /dev/i2c-1: an operator can fix it
+            except Exception as err:  # noqa: BLE001 - I2C not enabled, no /dev/i2c-1: an operator can fix it
                 self._bus_error = err
         self.i2c = i2c
         self.sensor: Any = None
@@ -82,13 +82,14 @@ class I2CTray(Tray):
     # -- the Tray port ----------------------------------------------------------
     @property
     def heat(self) -> int | None:
-        return self.tracker.level
+        level: int | None = self.tracker.level
+        return level
 
     @property
     def connected(self) -> bool:
         return self._up
 
-    def subscribe(self, listener) -> None:
+    def subscribe(self, listener: Listener) -> None:
         super().subscribe(listener)
         if self._background and self._thread is None and not self._stop.is_set():
             self._thread = threading.Thread(target=self._run, name="i2c-tray", daemon=True)
@@ -104,8 +105,8 @@ class I2CTray(Tray):
             if self.sensor is not None:
                 try:
                     self.sensor.stop_continuous()
-                except Exception:
-                    pass  # the sensor may be gone; closing must not fail
+                except Exception:  # noqa: BLE001 - the sensor may be gone; closing must not fail
+                    pass
                 self.sensor = None
             if self._up:
                 self._up = False
@@ -115,7 +116,7 @@ class I2CTray(Tray):
                   known_dice: int) -> Calibration:
         """Measure this table: readings of the empty tray and of a stack of ``known_dice``.
         Raises ValueError saying what is wrong; the old calibration stays until it succeeds."""
-        calibration = calibrate_from(list(empty_readings), list(stack_readings), known_dice)
+        calibration: Calibration = calibrate_from(list(empty_readings), list(stack_readings), known_dice)
         with self._lock:
             self.tracker.reset(calibration)
         return calibration
@@ -138,7 +139,7 @@ class I2CTray(Tray):
         if self.i2c is None:
             try:
                 self.i2c = _open_bus()
-            except Exception as err:
+            except Exception as err:  # noqa: BLE001 - any bus failure is a fault to show, not a crash
                 self._fault("I2C bus unavailable (enable I2C with raspi-config, check /dev/i2c-1)",
                             self._bus_error or err)
                 return False

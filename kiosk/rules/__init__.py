@@ -18,7 +18,7 @@ _WHERE = {
 __all__ = list(_WHERE)
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name not in _WHERE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)

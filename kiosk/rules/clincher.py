@@ -34,11 +34,12 @@ cards, precedence) are in ``docs/rules/clincher.md``.
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any, Literal, Union
+import re
+from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field as PField, TypeAdapter, field_validator, model_validator
 
-from .core import Action, Engine, Event, Field, Model, Prompt, RuleError, Setup
+from .core import Action, Engine, Event, Field, Model, Prompt, RuleError, Setup, parse_action
 
 # -- cards ------------------------------------------------------------------------------------
 
@@ -134,6 +135,9 @@ class ClincherSetup(Setup):
     """A spent deck: shuffle the discards into a new one, or let the active card stand as the clincher."""
     fresh_deck_each_scene: bool = False
     """Gather and shuffle all 52 cards after every scene instead of carrying the deck on."""
+    deck: Literal["shuffled", "physical"] = "shuffled"
+    """Shuffled: the device shuffles and draws. Physical: the table draws real cards and the GM enters
+    each one (a card already out of the deck is refused)."""
 
     @field_validator("players", mode="before")
     @classmethod
@@ -213,9 +217,16 @@ class EndSession(Action):
     type: Literal["end_session"] = "end_session"
 
 
+class Draw(Action):
+    """Physical deck: the card just drawn from the table's own deck, as rank then suit ("QD", "10H")."""
+
+    type: Literal["draw"] = "draw"
+    card: str
+
+
 ClincherAction = Annotated[
     Union[CallScene, SetDifficulty, PrimaryActs, RequestRedraw, SetOrder, Redraw, Withdraw, Stand, Grant,
-          EndSession],
+          EndSession, Draw],
     PField(discriminator="type"),
 ]
 
@@ -254,8 +265,14 @@ class Scene(BaseModel):
     result: str | None = None
     narrator: str | None = None
 
+    def card(self) -> str:
+        """The active card (every phase after the opening draw has one)."""
+        if self.active is None:
+            raise RuleError("the active card", "no card has been drawn in this scene yet")
+        return self.active
 
-Phase = Literal["call", "difficulty", "act", "redraws", "over"]
+
+Phase = Literal["call", "difficulty", "act", "redraws", "over", "draw"]
 
 
 class ClincherState(BaseModel):
@@ -272,6 +289,17 @@ class ClincherState(BaseModel):
     phase: Phase = "call"
     scene: Scene | None = None
     finished: list[Scene] = []
+    # Physical deck only: an accepted move that still needs cards waits (``phase == "draw"``)
+    # while the GM enters them one by one; ``entered`` holds those entered so far.
+    waiting: dict[str, Any] | None = None
+    resume_phase: Phase = "call"
+    entered: list[str] = []
+
+    def live_scene(self) -> Scene:
+        """The scene being played (the engine reaches here only in a phase that has one)."""
+        if self.scene is None:
+            raise RuleError("scenes", "no scene is being played now")
+        return self.scene
 
     def cashable(self, player: str) -> Consequence | None:
         """The player's oldest good turn from an earlier scene that has not been cashed in yet."""
@@ -286,6 +314,41 @@ class ClincherState(BaseModel):
         return ([self.scene.active] if self.scene.active else []) + list(self.scene.consequence_cards)
 
 
+RULE_PHYSICAL_CARD = "a card drawn from a physical deck is one still in the deck"
+CARD_FORM = re.compile(r"(A|[2-9]|10|J|Q|K)([SHDC])")
+
+
+class _NeedCard(Exception):
+    """A move on a physical deck needs a card the GM has not entered yet."""
+
+
+def parse_card(text: str) -> str:
+    """``"qd"``, ``" 10h "`` -> ``"QD"``, ``"10H"``; anything else is refused with what a card looks like."""
+    card = text.strip().upper().replace("♠", "S").replace("♥", "H").replace("♦", "D").replace("♣", "C")
+    if not CARD_FORM.fullmatch(card):
+        raise RuleError(RULE_PHYSICAL_CARD, f"{text.strip()!r} is not a card: write the rank, then the suit "
+                                            "(S, H, D or C), as in QD, 10H or AS")
+    return card
+
+
+def where_is(state: ClincherState, card: str) -> str:
+    """Where a card out of the deck is, in words, for a refusal."""
+    if card in state.discards:
+        return "it is in the discards"
+    if state.scene is not None and card == state.scene.active:
+        return "it is the active card"
+    if state.scene is not None and card in state.scene.consequence_cards:
+        return "it lies out as a consequence card"
+    return "it was drawn already"
+
+
+def _adopt(state: ClincherState, trial: ClincherState) -> None:
+    """Make ``trial`` (a copy the move went through on) the state; the physical deck's wait is over."""
+    trial.waiting, trial.entered = None, []
+    for name in type(state).model_fields:
+        setattr(state, name, getattr(trial, name))
+
+
 class Clincher(Engine):
     game = "clincher"
     title = "Procedural clincher scenes"
@@ -296,7 +359,8 @@ class Clincher(Engine):
 
     def start(self, setup: ClincherSetup, rng: random.Random) -> ClincherState:
         deck = list(FULL_DECK)
-        rng.shuffle(deck)
+        if setup.deck == "shuffled":  # a physical deck is shuffled at the table; here it is the set of unseen cards
+            rng.shuffle(deck)
         return ClincherState(
             setup=setup,
             players=[m.name for m in setup.players],
@@ -314,6 +378,10 @@ class Clincher(Engine):
 
     def awaiting(self, state: ClincherState) -> list[Prompt]:
         gm = state.gm
+        if state.phase == "draw":
+            return [Prompt(gm, "draw", f"{gm}, draw the top card of the deck and enter it",
+                           [Field("card", "text", label="Card drawn (rank then suit: QD, 10H, AS)", max=4,
+                                  rule=RULE_PHYSICAL_CARD)])]
         if state.phase == "call":
             prompts = []
             if self._gm_can_set_difficulty(state):
@@ -328,6 +396,8 @@ class Clincher(Engine):
                 Field("colour", "choice", label="Token", choices=list(COLOURS), rule="tokens are red, yellow or green"),
             ], optional=True))
             return prompts
+        if state.scene is None:
+            return []
         scene = state.scene
         if state.phase == "difficulty":
             held = list(COLOURS) if state.gm_tokens is None else [c for c in COLOURS if state.gm_tokens[c] > 0]
@@ -353,7 +423,7 @@ class Clincher(Engine):
         ]
 
     def _redraw_prompts(self, state: ClincherState, scene: Scene) -> list[Prompt]:
-        gm, card = state.gm, card_name(scene.active)
+        gm, card = state.gm, card_name(scene.card())
         prompts = [Prompt(gm, "stand", f"{gm}, no more redraws: {card} stands as the clincher")]
         if len(scene.queue) > 1 and not scene.ordered:
             prompts.append(Prompt(gm, "set_order", f"{gm}, {', '.join(scene.queue)} all want to redraw: set the order",
@@ -368,7 +438,7 @@ class Clincher(Engine):
                             rule=RULE_TOKEN_LACK if present else RULE_ABSENT_GREEN)]
             text = f"{head}, your turn: pay for the redraw of {card}"
             if not present:
-                what = "advantage" if not is_up(scene.active, scene.up_suits) else "obstacle"
+                what = "advantage" if not is_up(scene.card(), scene.up_suits) else "obstacle"
                 fields.append(Field("detail", "text", label=f"The new {what}", max=300))
                 text += f" and describe the new {what}"
             prompts.append(Prompt(head, "redraw", text, fields))
@@ -382,7 +452,55 @@ class Clincher(Engine):
     # -- applying ----------------------------------------------------------------------------------
 
     def apply(self, state: ClincherState, action: Action, rng: random.Random) -> list[Event]:
-        return getattr(self, f"_do_{action.type}")(state, action, rng)
+        if state.setup.deck == "physical":
+            return self._apply_physical(state, action, rng)
+        return self._handle(state, action, rng)
+
+    def _handle(self, state: ClincherState, action: Action, rng: random.Random) -> list[Event]:
+        handler: Callable[[ClincherState, Any, random.Random], list[Event]] = getattr(self, f"_do_{action.type}")
+        return handler(state, action, rng)
+
+    # -- the physical deck ---------------------------------------------------------------------------
+    #
+    # A move that draws is tried on a copy of the state. If the copy runs out of entered cards
+    # (_NeedCard), the move is accepted but waits: the GM enters cards one ``draw`` at a time, and
+    # after each the waiting move is tried again from the start with every card entered so far.
+    # Once it goes through, the copy becomes the state. So the move's own code is the same for
+    # both decks, and the log (the move, then its cards) replays exactly.
+
+    def _apply_physical(self, state: ClincherState, action: Action, rng: random.Random) -> list[Event]:
+        if isinstance(action, Draw):
+            return self._do_draw(state, action, rng)
+        trial = state.model_copy(deep=True)
+        try:
+            events = self._handle(trial, action, rng)
+        except _NeedCard:
+            state.waiting, state.resume_phase, state.phase = action.model_dump(mode="json"), state.phase, "draw"
+            return [Event(f"{state.gm} draws a card from the table's deck.", "draw")]
+        _adopt(state, trial)
+        return events
+
+    def _do_draw(self, state: ClincherState, a: Draw, rng: random.Random) -> list[Event]:
+        self._expect(state, "draw", "enter a drawn card")
+        self._expect_gm(state, a)
+        card = parse_card(a.card)
+        if card in state.entered:
+            raise RuleError(RULE_PHYSICAL_CARD, f"{card_name(card)} was entered already for this draw")
+        if card not in state.deck:
+            raise RuleError(RULE_PHYSICAL_CARD, f"{card_name(card)} is not in the deck: {where_is(state, card)}")
+        if state.waiting is None:  # the draw phase always has a waiting move
+            raise RuleError("what happens next", "no move is waiting for a card")
+        waiting = parse_action(self, state.waiting)
+        trial = state.model_copy(deep=True)
+        trial.entered.append(card)
+        trial.phase, trial.waiting = trial.resume_phase, None
+        try:
+            events = self._handle(trial, waiting, rng)
+        except _NeedCard:
+            state.entered.append(card)
+            return [Event(f"{card_name(card)} is drawn; {state.gm} draws another.", "draw")]
+        _adopt(state, trial)
+        return events
 
     def _do_call_scene(self, state: ClincherState, a: CallScene, rng: random.Random) -> list[Event]:
         self._expect(state, "call", "call a scene")
@@ -419,7 +537,7 @@ class Clincher(Engine):
             if state.gm_tokens[a.token] < 1:
                 raise RuleError(RULE_GM_TOKEN, f"{state.gm} holds no {a.token} token")
             state.gm_tokens[a.token] -= 1
-        scene = state.scene
+        scene = state.live_scene()
         scene.difficulty, scene.up_suits = a.token, UP_SUITS[a.token]
         up = ", ".join(SUIT_NAME[s] for s in scene.up_suits)
         events = [Event(f"{state.gm} spends a {a.token} token: the task is {DIFFICULTY[a.token]}. Up suits: {up}.",
@@ -437,13 +555,13 @@ class Clincher(Engine):
             scene.active = card
             break
         before = f" after {', '.join(map(card_name, passed))}" if passed else ""
-        events.append(Event(f"Opening draw: the scene opens on {card_name(scene.active)}{before}.", "draw"))
+        events.append(Event(f"Opening draw: the scene opens on {card_name(scene.card())}{before}.", "draw"))
         state.phase = "act"
         return events
 
     def _do_act(self, state: ClincherState, a: PrimaryActs, rng: random.Random) -> list[Event]:
         self._expect(state, "act", "make the first move")
-        scene = state.scene
+        scene = state.live_scene()
         if a.player != scene.primary:
             raise RuleError(RULE_PRIMARY, f"{scene.primary}'s character takes the lead, not {a.player}'s")
         events: list[Event] = []
@@ -455,13 +573,13 @@ class Clincher(Engine):
                 drawn.append(card)
         scene.ability = a.ability
         if not drawn:
-            events.append(Event(f"No card to draw: {card_name(scene.active)} stays.", "draw"))
+            events.append(Event(f"No card to draw: {card_name(scene.card())} stays.", "draw"))
             return events + self._after_draw(state, rng)
         if a.ability == "weak":
             keep = min(drawn, key=lambda c: rank_of(c, scene.up_suits))  # ties keep the first drawn
         else:
             keep = max(drawn, key=lambda c: rank_of(c, scene.up_suits))
-        state.discards.append(scene.active)
+        state.discards.append(scene.card())
         state.discards.extend(c for c in drawn if c != keep)
         scene.active = keep
         character = state.characters[a.player]
@@ -476,11 +594,11 @@ class Clincher(Engine):
 
     def _do_request(self, state: ClincherState, a: RequestRedraw, rng: random.Random) -> list[Event]:
         self._expect(state, "redraws", "ask for a redraw")
-        scene = state.scene
-        self._check_can_redraw(state, scene, a.player)
+        scene = state.live_scene()
+        self._check_can_redraw(state, scene, a.actor)
         if a.player in scene.queue:
             raise RuleError(RULE_PRECEDENCE, f"{a.player} is already waiting to redraw")
-        scene.queue.append(a.player)
+        scene.queue.append(a.actor)
         if state.setup.precedence == "gm_orders" and len(scene.queue) > 1:
             scene.ordered = False
         place = f", number {len(scene.queue)} in line" if len(scene.queue) > 1 else ""
@@ -489,7 +607,7 @@ class Clincher(Engine):
     def _do_set_order(self, state: ClincherState, a: SetOrder, rng: random.Random) -> list[Event]:
         self._expect(state, "redraws", "set the order")
         self._expect_gm(state, a)
-        scene = state.scene
+        scene = state.live_scene()
         if sorted(a.order) != sorted(scene.queue):
             raise RuleError(RULE_PRECEDENCE, f"the order must name exactly {', '.join(scene.queue)}")
         scene.queue, scene.ordered = list(a.order), True
@@ -497,7 +615,7 @@ class Clincher(Engine):
 
     def _do_withdraw(self, state: ClincherState, a: Withdraw, rng: random.Random) -> list[Event]:
         self._expect(state, "redraws", "withdraw")
-        scene = state.scene
+        scene = state.live_scene()
         if a.player not in scene.queue:
             raise RuleError(RULE_PRECEDENCE, f"{a.player} is not waiting to redraw")
         scene.queue.remove(a.player)
@@ -507,7 +625,7 @@ class Clincher(Engine):
 
     def _do_redraw(self, state: ClincherState, a: Redraw, rng: random.Random) -> list[Event]:
         self._expect(state, "redraws", "redraw")
-        scene = state.scene
+        scene = state.live_scene()
         if not scene.queue or a.player != scene.queue[0] or not scene.ordered:
             raise RuleError(RULE_PRECEDENCE, f"it is not {a.player}'s turn to redraw")
         present = a.player in scene.present
@@ -530,7 +648,7 @@ class Clincher(Engine):
         if self._deck_is_spent(state):
             raise RuleError(RULE_EMPTY_DECK, "there is no card left to draw")
         # ... then change.
-        old = scene.active
+        old = scene.card()
         turned = "obstacle" if is_up(old, scene.up_suits) else "advantage"
         if cash is not None:
             cash.cashed = True
@@ -542,10 +660,12 @@ class Clincher(Engine):
         scene.queue.pop(0)
         events: list[Event] = []
         card = self._draw(state, rng, events)
+        if card is None:  # checked above: the deck is not spent
+            raise RuleError(RULE_EMPTY_DECK, "there is no card left to draw")
         state.discards.append(old)
         scene.active = card
-        detail = f" New {turned}: {a.detail.strip()}." if not present else ""
-        events.insert(0, Event(f"{a.player} {paid} to redraw {card_name(old)}: the new card is {card_name(card)} "
+        detail = f" New {turned}: {(a.detail or '').strip()}." if not present else ""
+        events.insert(0, Event(f"{a.actor} {paid} to redraw {card_name(old)}: the new card is {card_name(card)} "
                                f"({category(card, scene.up_suits)}).{detail}", "redraw"))
         if present and a.means in ("red", "green") and cash is None:
             events += self._consequence(state, rng, scene, a.player, a.means)
@@ -597,7 +717,8 @@ class Clincher(Engine):
         return not state.deck and (state.setup.empty_deck == "stands" or not state.discards)
 
     def _draw(self, state: ClincherState, rng: random.Random, events: list[Event], opening: bool = False) -> str | None:
-        """The top card, reshuffling the discards when the deck is spent and the rules allow it."""
+        """The top card, reshuffling the discards when the deck is spent and the rules allow it.
+        With a physical deck, the next card the GM entered (``_NeedCard`` when none is left)."""
         if not state.deck:
             if not state.discards or (state.setup.empty_deck == "stands" and not opening):
                 return None
@@ -606,6 +727,14 @@ class Clincher(Engine):
             rng.shuffle(state.deck)
             events.append(Event(f"The deck is spent: the {len(state.deck)} discards are shuffled into a new deck.",
                                 "shuffle"))
+        if state.setup.deck == "physical":
+            if not state.entered:
+                raise _NeedCard()
+            card = state.entered.pop(0)
+            if card not in state.deck:  # the deck changed under it (a reshuffle while waiting)
+                raise RuleError(RULE_PHYSICAL_CARD, f"{card_name(card)} is not in the deck: {where_is(state, card)}")
+            state.deck.remove(card)
+            return card
         return state.deck.pop()
 
     def _able(self, state: ClincherState, scene: Scene, player: str) -> bool:
@@ -631,7 +760,7 @@ class Clincher(Engine):
 
     def _after_draw(self, state: ClincherState, rng: random.Random) -> list[Event]:
         """Open the redraw window, or settle the scene at once when nobody can redraw any more."""
-        scene = state.scene
+        scene = state.live_scene()
         state.phase = "redraws"
         if scene.queue:
             return []
@@ -642,8 +771,8 @@ class Clincher(Engine):
         return []
 
     def _resolve(self, state: ClincherState, rng: random.Random, why: str) -> list[Event]:
-        scene = state.scene
-        clincher = scene.active
+        scene = state.live_scene()
+        clincher = scene.card()
         kind = category(clincher, scene.up_suits)
         result, teller = RESULTS[kind]
         scene.clincher, scene.result = clincher, result
@@ -694,6 +823,8 @@ class Clincher(Engine):
             "players": list(state.players),
             "characters": dict(state.characters),
             "deck_size": len(state.deck),  # the order of the deck is never shown
+            "physical_deck": state.setup.deck == "physical",
+            "cards_entered": [card_name(c) for c in state.entered],
             "discards": [card_name(c) for c in state.discards],
             "tokens": {p: dict(t) for p, t in state.tokens.items()},
             "gm_tokens": dict(state.gm_tokens) if state.gm_tokens is not None else "unlimited",
@@ -721,7 +852,7 @@ class Clincher(Engine):
     def outcome(self, state: ClincherState) -> str | None:
         if state.phase != "over":
             return None
-        results = [f"{s.result} ({card_name(s.clincher)})" for s in state.finished]
+        results = [f"{s.result} ({card_name(s.clincher)})" if s.clincher else str(s.result) for s in state.finished]
         played = f"{len(results)} scene{'s' if len(results) != 1 else ''}"
         return f"Session over after {played}: {'; '.join(results) if results else 'none played'}."
 

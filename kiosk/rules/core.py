@@ -75,6 +75,14 @@ class Action(Model):
     player: str | None = None
     """Who makes the move; ``None`` for the table itself (a sensor, the host)."""
 
+    @property
+    def actor(self) -> str:
+        """The player making a player's move. The session has matched it to a prompt that
+        names the player, so this only fails for a move that should have named one."""
+        if self.player is None:
+            raise RuleError("who acts", f"'{self.type}' must say which player makes it")
+        return self.player
+
 
 # --------------------------------------------------------------------------
 # Outputs: prompts and events are plain dataclasses (cheap on the hot path).
@@ -196,10 +204,11 @@ class Engine:
     """Stable identifier used in logs, e.g. ``"hell-for-leather"``."""
     title: ClassVar[str]
     setup_model: ClassVar[type[Setup]]
-    actions: ClassVar[TypeAdapter]
+    actions: ClassVar[TypeAdapter[Any]]
     """A TypeAdapter over the game's discriminated union of actions."""
 
-    def start(self, setup: Setup, rng: random.Random) -> Any:
+    def start(self, setup: Any, rng: random.Random) -> Any:
+        """The opening state. ``setup`` is an instance of this engine's ``setup_model``."""
         raise NotImplementedError
 
     def apply(self, state: Any, action: Action, rng: random.Random) -> list[Event]:
@@ -236,7 +245,8 @@ def parse_action(engine: Engine, data: dict[str, Any] | Action) -> Action:
     if isinstance(data, Action):
         return data
     try:
-        return engine.actions.validate_python(data)
+        action: Action = engine.actions.validate_python(data)
+        return action
     except ValidationError as err:
         problems = "; ".join(
             f"{'.'.join(str(p) for p in e['loc']) or 'action'}: {e['msg']}" for e in err.errors()
@@ -390,6 +400,9 @@ class Session:
 
 
 LOG_FORMAT = 1
+"""The session log's format, written in every header. Bump it (and note it in
+CHANGELOG.md) when an action's JSON changes meaning; ``load_log`` then needs to
+read the older format too."""
 
 
 class LogError(Exception):

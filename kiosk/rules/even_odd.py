@@ -31,7 +31,7 @@ the state but only ``view`` decides who sees them.
 from __future__ import annotations
 
 import random
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field as PField, TypeAdapter, model_validator
 
@@ -253,7 +253,10 @@ class EvenOdd(Engine):
 
     def awaiting(self, state: EvenOddState) -> list[Prompt]:
         phase, lead = state.phase, state.lead_name
-        text = lambda name, label: Field(name, "text", label=label, max=TEXT_MAX)  # noqa: E731
+
+        def text(name: str, label: str) -> Field:
+            return Field(name, "text", label=label, max=TEXT_MAX)
+
         if phase == "characters":
             return [
                 Prompt(p, "introduce", f"{p}, introduce your investigator: a name and a few words about them",
@@ -320,7 +323,7 @@ class EvenOdd(Engine):
     # -- applying actions -------------------------------------------------------
 
     def apply(self, state: EvenOddState, action: Action, rng: random.Random) -> list[Event]:
-        handler = getattr(self, f"_do_{action.type}")
+        handler: Callable[[EvenOddState, Any, random.Random], list[Event]] = getattr(self, f"_do_{action.type}")
         return handler(state, action, rng)
 
     def _do_introduce(self, state: EvenOddState, a: Introduce, rng: random.Random) -> list[Event]:
@@ -417,7 +420,7 @@ class EvenOdd(Engine):
         count = sum(w.points for w in state.wagers.values())
         faces, evens = self._read_dice(state, a, count, rng)
         odds = count - evens
-        winner: str | None = None if evens == odds else ("even" if evens > odds else "odd")
+        winner: Side | None = None if evens == odds else ("even" if evens > odds else "odd")
         staked = {side: sum(w.points for w in state.wagers.values() if w.side == side) for side in SIDES}
         to_paper = to_epilogue = returned = 0
         if winner is None:
@@ -476,10 +479,12 @@ class EvenOdd(Engine):
         shown = ", ".join(f"{p} {v.capitalize()}" for p, v in state.votes.items())
         faces = {p: state.suspect_name(v) for p, v in state.votes.items()}
         events.append(Event(f"Votes revealed: {shown}.", "reveal", data={"faces": faces}))
+        choice: Side
         if tally["even"] != tally["odd"]:
             choice, how = ("even" if tally["even"] > tally["odd"] else "odd"), "The table accuses"
         else:
-            choice, how = state.votes[state.lead_name], f"The votes are level; {state.lead_name}'s vote decides:"
+            lead_vote: Side = "even" if state.votes[state.lead_name] == "even" else "odd"
+            choice, how = lead_vote, f"The votes are level; {state.lead_name}'s vote decides:"
         return events + self._set_accused(state, choice, how)
 
     def _epilogue_roll(self, state: EvenOddState, a: Roll | Count, rng: random.Random) -> list[Event]:
@@ -532,7 +537,7 @@ class EvenOdd(Engine):
                 events.append(Event(f"The papers are level: {lead} chooses whom to accuse.", "tie"))
         return events
 
-    def _set_accused(self, state: EvenOddState, side: str, how: str) -> list[Event]:
+    def _set_accused(self, state: EvenOddState, side: Side, how: str) -> list[Event]:
         state.accused = side
         events = [Event(f"{how} {state.suspect_name(side)} of the murder"
                         f"{' of ' + state.victim if state.victim else ''}.", "accusation")]
@@ -544,7 +549,10 @@ class EvenOdd(Engine):
         return events + self._verdict(state)
 
     def _verdict(self, state: EvenOddState) -> list[Event]:
-        mine, theirs = state.papers[state.accused], state.papers[other(state.accused)]
+        accused = state.accused
+        if accused is None:
+            raise RuleError("the verdict", "nobody has been accused yet")
+        mine, theirs = state.papers[accused], state.papers[other(accused)]
         state.justice = mine > theirs or (mine == theirs and state.setup.epilogue_tie == "justice")
         state.phase = "over"
         return [Event(f"Final papers: Even {state.papers['even']}, Odd {state.papers['odd']}. "

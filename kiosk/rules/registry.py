@@ -24,14 +24,16 @@ GAMES: dict[str, str] = {
 def engine_for(game: str) -> Engine:
     if game not in GAMES:
         raise KeyError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
-    return importlib.import_module(GAMES[game]).ENGINE
+    engine: Engine = importlib.import_module(GAMES[game]).ENGINE
+    return engine
 
 
 def load_log(lines: Iterable[str]) -> Session:
     """Replay a JSON-lines session log into a live session.
 
     The first line is the header (game, format, setup); each further line is
-    one action. A line that cannot be read or is refused by the rules raises
+    one action. A header without ``format`` is read as format 1, the format
+    logs had before the header named it. A line that cannot be read or is refused by the rules raises
     ``LogError`` naming the line (counted from 1) and the reason.
     """
     from .core import LogError, RuleError
@@ -62,8 +64,11 @@ def load_log(lines: Iterable[str]) -> Session:
 def _start(number: int, header: dict[str, Any]) -> Session:
     from .core import LOG_FORMAT, LogError, RuleError, Session
 
-    if header.get("format") != LOG_FORMAT:
-        raise LogError(number, f"unsupported log format {header.get('format')!r} (this build reads {LOG_FORMAT})")
+    # Logs written before the header carried a format are format 1.
+    found = header.get("format", 1)
+    if found != LOG_FORMAT:
+        raise LogError(number, f"unsupported log format {found!r} (this build reads format {LOG_FORMAT}; "
+                               "a newer table-noir may have written it)")
     try:
         engine = engine_for(str(header.get("game")))
     except KeyError as err:

@@ -137,6 +137,18 @@ def test_close_gives_the_pins_back_and_stops_events(factory, clock):
     again.close()
 
 
+def test_opening_pads_starts_no_thread_per_button(factory, clock):
+    # gpiozero's Button starts a hold-watching thread per pin; the pads never use holds.
+    import threading
+
+    before = {t.ident for t in threading.enumerate()}
+    pads, heard = open_pads(clock)
+    factory.pin(27).drive_low()  # a held button starts nothing either
+    assert [t.name for t in threading.enumerate() if t.ident not in before] == []
+    pads.close()
+    assert isinstance(heard[-1], ButtonPressed)
+
+
 def test_the_pins_get_pull_ups(factory, clock):
     open_pads(clock)
     assert factory.pin(4).pull == "up" and factory.pin(25).pull == "up"
@@ -168,7 +180,7 @@ def test_the_background_poller_settles_a_short_tap_on_its_own(factory):
 
 @pytest.fixture(scope="module")
 def one_pad():
-    """One set of pads for all the generated edge trains (closing gpiozero Buttons takes 0.1 s each)."""
+    """One set of pads for all the generated edge trains."""
     factory, clock = MockFactory(), Clock()
     pads = GpioPads(PadsConfig(backend="gpio", pins=TWO_PADS[:1], bounce_ms=20), pin_factory=factory,
                     clock=clock, poll_interval_s=None)

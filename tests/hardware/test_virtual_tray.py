@@ -137,6 +137,7 @@ def test_table_noir_tray_virtual_prints_a_path_the_serial_tray_can_use(tmp_path)
     finally:
         proc.terminate()
         proc.wait(timeout=5)
+        proc.stdout.close()
 
 
 def test_keys_typed_at_the_virtual_tray_drive_the_table(tmp_path, capsys):

@@ -206,6 +206,7 @@ def _kill_and_resume(tmp_path, game, kill_at):
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()
+        child.stdout.close()
     assert shown, "the child showed nothing before it was killed"
     last = max(shown)
     store = Store(db, engines=games.engine_for)
@@ -227,3 +228,72 @@ def test_kill_mid_real_game_and_resume(tmp_path, game):
     if game not in games.available():
         pytest.skip(f"{game} engine has not landed yet")
     _kill_and_resume(tmp_path, game, kill_at=25)
+
+
+# -- the schema's version and its migrations --------------------------------------
+
+UNVERSIONED_SCHEMA = """
+CREATE TABLE sessions (id INTEGER PRIMARY KEY AUTOINCREMENT, game TEXT NOT NULL, setup TEXT NOT NULL,
+                       started REAL NOT NULL, updated REAL NOT NULL, outcome TEXT);
+CREATE TABLE actions (session INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                      seq INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (session, seq));
+"""
+
+
+def _old_store(path, with_settings=True):
+    """A store as builds before schema versioning wrote it (user_version 0), with one toy game."""
+    db = sqlite3.connect(path)
+    db.executescript(UNVERSIONED_SCHEMA)
+    if with_settings:
+        db.execute("CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        db.execute("INSERT INTO settings VALUES ('idle_attract_s', '600')")
+    db.execute("INSERT INTO sessions (game, setup, started, updated) VALUES ('toy', '{\"seed\": 4}', 1.0, 2.0)")
+    for seq, action in enumerate([{"type": "lock", "player": "Ann", "number": 7},
+                                  {"type": "lock", "player": "Bo", "number": 2},
+                                  {"type": "add", "player": "Ann", "amount": 3}], start=1):
+        db.execute("INSERT INTO actions VALUES (1, ?, ?)", (seq, json.dumps(action)))
+    db.commit()
+    db.close()
+
+
+@pytest.mark.parametrize("with_settings", [True, False], ids=["with-settings", "before-settings"])
+def test_a_store_written_before_schema_versioning_opens_with_its_game_and_settings(tmp_path, with_settings):
+    path = tmp_path / "old.sqlite3"
+    _old_store(path, with_settings)
+    store = Store(path, engines=games.engine_for)
+    try:
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert [(info.game, info.actions) for info in store.unfinished()] == [("toy", 3)]
+        assert json.loads(store.lines(1)[0])["format"] == 1  # its actions were written in log format 1
+        resumed = Runner.resume(store, 1)
+        assert [p.text for p in resumed.awaiting()] == ["Bo adds"]
+        resumed.propose({"type": "add", "player": "Bo", "amount": 2})  # and it plays on
+        assert store.sessions()[0].actions == 4
+        assert store.settings() == ({"idle_attract_s": 600} if with_settings else {})
+    finally:
+        store.close()
+
+
+def test_a_migrated_store_opens_again_without_migrating_twice(tmp_path):
+    path = tmp_path / "old.sqlite3"
+    _old_store(path)
+    Store(path, engines=games.engine_for).close()
+    again = Store(path, engines=games.engine_for)
+    try:
+        assert again.db.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert len(again.lines(1)) == 4
+    finally:
+        again.close()
+
+
+def test_a_store_from_a_newer_build_is_refused_by_name_and_left_alone(tmp_path):
+    path = tmp_path / "new.sqlite3"
+    Store(path, engines=games.engine_for).close()
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version = 99")
+    db.close()
+    with pytest.raises(StoreError, match="schema version 99, written by a newer table-noir; this one reads versions up to 2"):
+        Store(path, engines=games.engine_for)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == 99
+    db.close()

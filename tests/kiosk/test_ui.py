@@ -497,6 +497,7 @@ def test_kiosk_killed_mid_game_resumes_exactly_as_shown(app, tmp_path):
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()
+        child.stdout.close()
     assert shown, "the kiosk showed nothing before it was killed"
     last = max(shown)
     store = Store(data / "sessions.sqlite3", engines=app.store.engines)

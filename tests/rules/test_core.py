@@ -120,6 +120,22 @@ def test_log_errors_name_the_line():
         registry.load_log([])
 
 
+def test_a_log_whose_header_has_no_format_is_read_as_format_1():
+    lines = locked_session().to_jsonl().splitlines()
+    header = json.loads(lines[0])
+    assert header["format"] == 1
+    del header["format"]
+    replayed = registry.load_log([json.dumps(header), *lines[1:]])
+    assert replayed.state == locked_session().state
+
+
+def test_a_log_in_a_format_this_build_does_not_know_is_refused_by_name():
+    lines = locked_session().to_jsonl().splitlines()
+    header = {**json.loads(lines[0]), "format": 2}
+    with pytest.raises(LogError, match="line 1: unsupported log format 2 .this build reads format 1"):
+        registry.load_log([json.dumps(header), *lines[1:]])
+
+
 def test_nothing_is_accepted_after_the_end():
     s = Session(ENGINE, {"seed": 2})
     bot.play(s, random.Random(2))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ..core import Event
 from .charts import DRIVE_LEVELS, HEAT_FLOOR, RIP, SHOTGUN, drive_dice, heat_status
 from .models import Conflict, Contestant, GameState, Team
@@ -109,7 +111,8 @@ def plan_throws(narrator_name: str, position: int, helpers: list[str]) -> tuple[
     return plan, kinds
 
 
-def new_conflict(state: GameState, narrator_name: str, team: int, position: int, mode: str,
+def new_conflict(state: GameState, narrator_name: str, team: int, position: int,
+                 mode: Literal["play", "finale", "gauntlet"],
                  skill: str | None = None, dilemma: bool = False) -> Conflict:
     plan, kinds = plan_throws(narrator_name, position, [])
     return Conflict(narrator=narrator_name, team=team, position=position, plan=plan, kinds=kinds, skill=skill,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import Engine, Event, Prompt, RuleError
+from ..core import Action, Engine, Event, Prompt, RuleError
 from . import finale, play, setup_phase
 from .actions import (
     ACTIONS, AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, Count,
@@ -49,7 +49,7 @@ class HellForLeather(Engine):
 
     # -- applying actions -------------------------------------------------------------
 
-    def apply(self, state: GameState, action, rng: random.Random) -> list[Event]:
+    def apply(self, state: GameState, action: Action, rng: random.Random) -> list[Event]:
         if state.phase == "over":
             raise RuleError("the end of the game", "the game is over")
         who = action.player
@@ -84,7 +84,7 @@ class HellForLeather(Engine):
             return play.on_turn_action(state, action, rng)
         raise RuleError("what happens next", f"{action.type} is not expected now")
 
-    def why_not(self, state: GameState, action) -> RuleError | None:
+    def why_not(self, state: GameState, action: Action) -> RuleError | None:
         """Name the rule when someone tries a move the game does not offer right now."""
         c = state.conflict
         if isinstance(action, Risk) and c is not None:
@@ -151,17 +151,17 @@ class HellForLeather(Engine):
         if state.exam_scores:
             data["exams"] = {"scores": state.exam_scores, "ranking": state.exam_ranking}
         if state.conflict is not None:
-            c = state.conflict
+            conflict = state.live_conflict()
             data["conflict"] = {
-                "narrator": c.narrator, "drive": drive_name(c.position),
-                "skill": c.skill, "dilemma": c.dilemma, "helpers": c.helpers, "risks": c.risks,
-                "felony_grade": c.felony_grade, "felony_open": c.felony_open,
+                "narrator": conflict.narrator, "drive": drive_name(conflict.position),
+                "skill": conflict.skill, "dilemma": conflict.dilemma, "helpers": conflict.helpers, "risks": conflict.risks,
+                "felony_grade": conflict.felony_grade, "felony_open": conflict.felony_open,
                 "dice": [{"thrower": l.thrower, "zone": l.zone, "face": l.face, "die": l.kind,
-                          "result": RESULT_NAMES[l.result]} for l in c.landings],
-                "dice_to_come": max(0, len(c.plan) - sum(1 for l in c.landings if l.kind in ("drive", "help"))),
+                          "result": RESULT_NAMES[l.result]} for l in conflict.landings],
+                "dice_to_come": max(0, len(conflict.plan) - sum(1 for l in conflict.landings if l.kind in ("drive", "help"))),
             }
         if state.finale is not None:
-            f = state.finale
+            f = state.live_finale()
             data["finale"] = {
                 "sides": [{"members": s.members, "heat": s.heat, "heat_status": heat_status(s.heat), "vp": s.vp,
                            "narrator_cup": s.members[s.cup], "bonus_levels": s.bonus} for s in f.sides],
@@ -193,7 +193,7 @@ def heat_on_table(state: GameState) -> dict[str, Any] | None:
     side's, else the Active Team's (a conflict outside the Finale is always theirs).
     The same Heat a fall is judged against (``play.on_heat_fall``)."""
     if state.finale is not None:
-        side = state.finale.sides[state.finale.active]
+        side = state.live_finale().sides[state.live_finale().active]
         return {"dice": side.heat, "status": heat_status(side.heat), "whose": ", ".join(side.members)}
     if state.phase in NO_ACTIVE_TEAM or not state.teams:
         return None

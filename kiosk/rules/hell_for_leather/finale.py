@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import Event, Field, Prompt, RuleError
+from ..core import Action, Event, Field, Prompt, RuleError
 from .actions import Entrance, Epilogue, Intent, Reward, TakeCup
 from .charts import (
     CURSE, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP, drive_dice, drive_name,
@@ -63,7 +63,7 @@ def _start_showdown(state: GameState) -> list[Event]:
 
 
 def _start_entrances(state: GameState) -> list[Event]:
-    f = state.finale
+    f = state.live_finale()
     f.entrances = [p for s in f.sides for p in s.members if alive(state, p)]
     state.phase = "entrance"
     state.cue = ("Each contestant makes an entrance at the Objective. Cowards have laid traps, Traitors bring a "
@@ -91,7 +91,9 @@ def start_gauntlet(state: GameState, team_index: int) -> list[Event]:
 
 
 def start_epilogue(state: GameState, team_index: int | None, members: list[str] | None = None) -> list[Event]:
-    survivors = members if members is not None else alive_members(state, state.teams[team_index])
+    if members is None and team_index is None:
+        raise RuleError("the Epilogue", "the Epilogue needs a team or its members")
+    survivors = members if members is not None else alive_members(state, state.teams[team_index or 0])
     state.epilogue = list(survivors)
     if team_index is not None:
         state.winner = state.teams[team_index].name
@@ -104,8 +106,12 @@ def start_epilogue(state: GameState, team_index: int | None, members: list[str] 
 # -- prompts ------------------------------------------------------------------------
 
 def awaiting(state: GameState) -> list[Prompt]:
-    f = state.finale
     phase = state.phase
+    if phase == "epilogue":  # the Gauntlet's Epilogue comes without a Finale
+        return [Prompt(p, "epilogue", f"{p}: a year later, where are you now?") for p in state.epilogue]
+    if state.finale is None:
+        return []
+    f = state.finale
     if phase == "rewards":
         side = f.sides[f.leader]
         chooser = next(p for p in _rotation(state, f.leader) if alive(state, p))
@@ -126,18 +132,16 @@ def awaiting(state: GameState) -> list[Prompt]:
         holder = side.members[side.cup]
         return [Prompt(holder, "intent", f"{f.attacked} is under attack: Defend (kill {f.target}) or Ditch",
                        [Field("choice", "choice", choices=["defend", "ditch"])])]
-    if phase == "epilogue":
-        return [Prompt(p, "epilogue", f"{p}: a year later, where are you now?") for p in state.epilogue]
     return []
 
 
 def _rotation(state: GameState, side_index: int) -> list[str]:
-    side = state.finale.sides[side_index]
+    side = state.live_finale().sides[side_index]
     return side.members[side.cup:] + side.members[:side.cup]
 
 
 def reward_choices(state: GameState) -> list[str]:
-    f = state.finale
+    f = state.live_finale()
     own = [p for p in f.sides[f.leader].members if alive(state, p)]
     foes = [p for p in f.sides[1 - f.leader].members if alive(state, p)]
     out = ["heat", "vp"]
@@ -153,27 +157,35 @@ def _can_wound(state: GameState, player: str) -> bool:
 
 # -- actions ------------------------------------------------------------------------
 
-def apply(state: GameState, action) -> list[Event]:
-    f = state.finale
+def apply(state: GameState, action: Action) -> list[Event]:
+    if isinstance(action, Epilogue):  # also after a Gauntlet, which has no Finale
+        state.epilogue.remove(action.actor)
+        events = [Event(f"{action.player} tells where their contestant is a year on.", kind="narration")]
+        if not state.epilogue:
+            state.phase = "over"
+            state.over = _final_words(state)
+            events.append(Event(state.over, kind="end"))
+        return events
+    f = state.live_finale()
     if isinstance(action, Reward):
         return _reward(state, action.use)
     if isinstance(action, Entrance):
-        f.entrances.remove(action.player)
+        f.entrances.remove(action.actor)
         events = [Event(f"{action.player} makes an entrance.", kind="narration")]
         if not f.entrances:
             events += _start_round(state)
         return events
     if isinstance(action, TakeCup):
         side, other = f.sides[f.leader], f.sides[1 - f.leader]
-        side.cup = side.members.index(action.player)
+        side.cup = side.members.index(action.actor)
         other.cup = other.members.index(action.target)
         f.round += 1
         f.turn = 1
         f.active = f.leader
-        f.narrator, f.target, f.attacked = action.player, action.target, action.target
+        f.narrator, f.target, f.attacked = action.actor, action.target, action.target
         state.cue = f"{action.player} Attacks: in a sentence or two, describe how you kill {action.target}."
         return [Event(f"Round {f.round}: {action.player} takes the Narrator Cup; {action.target} is the Target.",
-                      kind="finale"), Event(state.cue, kind="narration")] + _begin(state, action.player)
+                      kind="finale"), Event(state.cue, kind="narration")] + _begin(state, action.actor)
     if isinstance(action, Intent):
         side = f.sides[f.active]
         holder = side.members[side.cup]
@@ -185,14 +197,6 @@ def apply(state: GameState, action) -> list[Event]:
         f.narrator, f.target = holder, other.members[other.cup]
         state.cue = f"{holder} Defends: describe how you kill {f.target}."
         return [Event(state.cue, kind="narration")] + _begin(state, holder)
-    if isinstance(action, Epilogue):
-        state.epilogue.remove(action.player)
-        events = [Event(f"{action.player} tells where their contestant is a year on.", kind="narration")]
-        if not state.epilogue:
-            state.phase = "over"
-            state.over = _final_words(state)
-            events.append(Event(state.over, kind="end"))
-        return events
     raise RuleError("what happens next", f"{action.type} is not expected now")
 
 
@@ -211,7 +215,7 @@ def _final_words(state: GameState) -> str:
 
 
 def _reward(state: GameState, use: str) -> list[Event]:
-    f = state.finale
+    f = state.live_finale()
     win, lose = f.sides[f.leader], f.sides[1 - f.leader]
     events: list[Event] = []
     if use == "heat":
@@ -237,20 +241,20 @@ def _reward(state: GameState, use: str) -> list[Event]:
 
 
 def _start_round(state: GameState) -> list[Event]:
-    f = state.finale
+    f = state.live_finale()
     state.phase = "take_cup"
     names = " and ".join(p for p in f.sides[f.leader].members if alive(state, p))
     return [Event(f"A new round: {names} pick who takes the Narrator Cup.", kind="finale")]
 
 
 def _finale_position(state: GameState, player: str, side_index: int) -> int:
-    side = state.finale.sides[side_index]
+    side = state.live_finale().sides[side_index]
     allies = sum(1 for p in side.members if p != player and alive(state, p))
     return state.contestants[player].drive - allies - side.bonus
 
 
 def _begin(state: GameState, player: str) -> list[Event]:
-    f = state.finale
+    f = state.live_finale()
     pos = _finale_position(state, player, f.active)
     state.conflict = new_conflict(state, player, f.active, pos, "finale")
     state.phase = "conflict"
@@ -259,8 +263,8 @@ def _begin(state: GameState, player: str) -> list[Event]:
 
 
 def finale_count(state: GameState) -> list[Event]:
-    f = state.finale
-    c = state.conflict
+    f = state.live_finale()
+    c = state.live_conflict()
     side, other = f.sides[f.active], f.sides[1 - f.active]
     scored = sum(FINALE_VP[min(l.result, MERIT)] for l in c.landings)
     side.vp += scored
@@ -294,7 +298,7 @@ def finale_fall(state: GameState, player: str) -> list[Event]:
 
 
 def finale_death(state: GameState, player: str, why: str) -> list[Event]:
-    f = state.finale
+    f = state.live_finale()
     con = state.contestants[player]
     before = con.drive
     con.drive = RIP

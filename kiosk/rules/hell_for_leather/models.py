@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from ..core import Setup
+from ..core import RuleError, Setup
 from .charts import HEAT_START, RIP
 
 
@@ -237,3 +237,22 @@ class GameState(State):
     practice_conflicts: int = 12
     smaller_team: int | None = None
     """The team that started with fewer players (Finale bonus), if any."""
+
+    # The engine reaches these only in a phase that has one; they say so if that ever breaks.
+    def live_conflict(self) -> Conflict:
+        """The conflict being played."""
+        if self.conflict is None:
+            raise RuleError("conflicts", "no conflict is being played now")
+        return self.conflict
+
+    def live_finale(self) -> Finale:
+        """The Finale being played."""
+        if self.finale is None:
+            raise RuleError("the Finale", "the Finale has not begun")
+        return self.finale
+
+    def live_pending(self) -> Pending:
+        """The Curse or Felony waiting to be settled."""
+        if self.pending is None:
+            raise RuleError("what happens next", "nothing is waiting to be settled")
+        return self.pending

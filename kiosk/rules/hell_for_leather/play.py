@@ -8,8 +8,9 @@ by the Finale. ``conflict_prompts`` and the ``on_*`` handlers deal with dice;
 from __future__ import annotations
 
 import random
+from typing import Any, Literal
 
-from ..core import Event, Field, Prompt, RuleError
+from ..core import Action, Event, Field, Prompt, RuleError
 from . import finale as fin
 from .actions import (
     AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, DeclareSkill,
@@ -24,7 +25,7 @@ from .common import (
     adversaries, alive, alive_members, change_heat, ensure_living_cup, heal, narrator, new_conflict, pass_cup,
     plan_throws, revive_at_shotgun, single_team, teammates, trauma,
 )
-from .models import GameState
+from .models import Conflict, GameState
 
 FACE = Field("face", "int", min=0, max=9, rule="a d10 shows 0 to 9")
 ZONE = Field("zone", "choice", choices=ZONES, rule="a d10 lands inside, touching or outside the Target")
@@ -59,7 +60,7 @@ def start_turn(state: GameState) -> list[Event]:
                   data={"narrator": n, "team": team.name})]
 
 
-def _mode(state: GameState) -> str:
+def _mode(state: GameState) -> Literal["play", "gauntlet"]:
     return "gauntlet" if state.gauntlet is not None else "play"
 
 
@@ -98,10 +99,10 @@ def awaiting(state: GameState) -> list[Prompt]:
     if phase == "conflict":
         return conflict_prompts(state)
     if phase == "fail_roll":
-        c = state.conflict
+        c = state.live_conflict()
         return [Prompt(c.narrator, "fail_roll", "Drive 0 and no dice: roll one d10 anywhere for the Curse", [FACE])]
     if phase == "traumas":
-        pend = state.pending
+        pend = state.live_pending()
         extra = pend.effects.count("trauma") - 1
         choices = [pend.responsible] + teammates(state, pend.responsible)
         return [Prompt(pend.responsible, "assign_traumas",
@@ -123,7 +124,7 @@ def goal_prompt(state: GameState) -> Prompt:
                                                           rule="a Goal brings Heat -1 or one Drive healed")])
 
 
-_TABLE_CACHE: dict[tuple, list[Prompt]] = {}
+_TABLE_CACHE: dict[tuple[Any, ...], list[Prompt]] = {}
 _CORRECT_CACHE: dict[int, Prompt] = {}
 
 
@@ -137,7 +138,7 @@ def _table_prompts(state: GameState, in_conflict: bool) -> list[Prompt]:
     living = tuple(p for p in state.seats if state.contestants[p].drive < RIP)
     height = _heat_team_height(state)
     if in_conflict:
-        c = state.conflict
+        c = state.live_conflict()
         throwers = (c.narrator, *c.helpers)
     else:
         throwers = living
@@ -172,12 +173,12 @@ def _correct_prompt(count: int) -> Prompt:
 
 def _heat_team_height(state: GameState) -> int:
     if state.finale is not None:
-        return state.finale.sides[state.finale.active].heat
+        return state.live_finale().sides[state.live_finale().active].heat
     return state.teams[state.active].heat
 
 
 def conflict_prompts(state: GameState) -> list[Prompt]:
-    c = state.conflict
+    c = state.live_conflict()
     n = c.narrator
     out: list[Prompt] = []
     if not c.landings and not c.helpers and c.mode == "play" and state.fluency == 3:
@@ -211,12 +212,12 @@ def conflict_prompts(state: GameState) -> list[Prompt]:
     return out
 
 
-def _planned_done(c) -> int:
+def _planned_done(c: Conflict) -> int:
     """How many of the Drive and Help dice have been thrown."""
     return sum(1 for l in c.landings if l.kind == "drive" or l.kind == "help")
 
 
-def _may_risk(state: GameState, c) -> bool:
+def _may_risk(state: GameState, c: Conflict) -> bool:
     if c.mode == "finale":
         return True
     return c.risks == 0 and c.skill is None
@@ -224,7 +225,7 @@ def _may_risk(state: GameState, c) -> bool:
 
 # -- the turn before the dice ---------------------------------------------------------
 
-def on_turn_action(state: GameState, action, rng: random.Random) -> list[Event]:
+def on_turn_action(state: GameState, action: Action, rng: random.Random) -> list[Event]:
     n = narrator(state)
     if isinstance(action, OfferDilemma):
         adv = state.teams[1 - state.active]
@@ -272,7 +273,7 @@ def on_turn_action(state: GameState, action, rng: random.Random) -> list[Event]:
     if isinstance(action, BuyGoal):
         return buy_goal(state, action.bonus)
     if isinstance(action, FailRoll):
-        c = state.conflict
+        c = state.live_conflict()
         return curse(state, c.narrator, d10_number(action.face), f"a d10 of {d10_number(action.face)} at Drive 0")
     raise RuleError("what happens next", f"{action.type} is not expected now")
 
@@ -284,7 +285,7 @@ def _begin_conflict(state: GameState, skill: str | None = None) -> list[Event]:
     state.conflict = new_conflict(state, n, state.active, position, _mode(state), skill=skill,
                                   dilemma=state.dilemma_accepted)
     state.phase = "conflict"
-    dice = len(state.conflict.plan)
+    dice = len(state.live_conflict().plan)
     return [Event(f"{n} throws at {drive_name(position)}: {dice} d10 against a Heat of "
                   f"{state.teams[state.active].heat}.", kind="conflict")]
 
@@ -292,7 +293,7 @@ def _begin_conflict(state: GameState, skill: str | None = None) -> list[Event]:
 # -- dice ---------------------------------------------------------------------------
 
 def on_help(state: GameState, action: CallForHelp) -> list[Event]:
-    c = state.conflict
+    c = state.live_conflict()
     team = state.teams[c.team]
     allies = list(action.allies)
     if len(set(allies)) != len(allies):
@@ -309,7 +310,7 @@ def on_help(state: GameState, action: CallForHelp) -> list[Event]:
 
 
 def on_land(state: GameState, action: Land) -> list[Event]:
-    c = state.conflict
+    c = state.live_conflict()
     if action.caught is not None and not 0 <= action.caught <= 9:
         raise RuleError("a d10 shows 0 to 9", f"caught must be a face from 0 to 9, not {action.caught}")
     if c.felony_open:
@@ -345,7 +346,7 @@ def on_land(state: GameState, action: Land) -> list[Event]:
 
 
 def commit_felony(state: GameState) -> list[Event]:
-    c = state.conflict
+    c = state.live_conflict()
     grade = max(c.felony_grade, 1)
     c.felony_grade = grade
     c.felony_open = False
@@ -365,7 +366,7 @@ def commit_felony(state: GameState) -> list[Event]:
 
 
 def on_correct(state: GameState, action: Correct) -> list[Event]:
-    c = state.conflict
+    c = state.live_conflict()
     landing = c.landings[action.die - 1]
     landing.zone, landing.face = action.zone, action.face
     landing.result = landing_result(action.zone, action.face)
@@ -374,10 +375,10 @@ def on_correct(state: GameState, action: Correct) -> list[Event]:
 
 
 def on_risk(state: GameState) -> list[Event]:
-    c = state.conflict
+    c = state.live_conflict()
     c.risks += 1
     if c.mode == "finale":
-        side = state.finale.sides[state.finale.active]
+        side = state.live_finale().sides[state.live_finale().active]
         side.heat += 1
         return [Event(f"{c.narrator} takes a Finale Risk: Heat {side.heat}, one more d10.", kind="risk")]
     team = state.teams[c.team]
@@ -391,7 +392,7 @@ def on_risk(state: GameState) -> list[Event]:
 def on_heat_fall(state: GameState, action: HeatFall) -> list[Event]:
     faces = list(action.faces)
     if state.finale is not None:
-        height = state.finale.sides[state.finale.active].heat
+        height = state.live_finale().sides[state.live_finale().active].heat
     else:
         height = state.teams[state.active].heat
     if not 1 <= len(faces) <= height or any(f not in HEAT_FACES for f in faces):
@@ -438,7 +439,7 @@ def on_knock(state: GameState, action: TableKnock) -> list[Event]:
 # -- counting and consequences ---------------------------------------------------------
 
 def on_count(state: GameState) -> list[Event]:
-    c = state.conflict
+    c = state.live_conflict()
     if c.mode == "finale":
         return fin.finale_count(state)
     if not c.landings or all(l.kind == "felony" for l in c.landings) and state.felony_dice == "drive":
@@ -467,7 +468,7 @@ def on_count(state: GameState) -> list[Event]:
 
 
 def _narration(state: GameState, result: int) -> str:
-    c = state.conflict
+    c = state.live_conflict()
     n = c.narrator
     con = state.contestants[n]
     if c.mode == "gauntlet":
@@ -491,7 +492,7 @@ def _narration(state: GameState, result: int) -> str:
 
 def finish_result(state: GameState, result: int, fail_only: bool = False) -> list[Event]:
     """Apply a Pass, Merit or Boon (or a Curse without the chart) to the Active Team."""
-    c = state.conflict
+    c = state.live_conflict()
     team = state.teams[c.team]
     n = c.narrator
     events: list[Event] = []
@@ -550,7 +551,7 @@ def goals_left(state: GameState, team: int) -> int:
 
 def curse(state: GameState, responsible: str, base: int, why: str) -> list[Event]:
     """A Curse at fluency 2 or 3: Felony rank is added and the chart decides."""
-    c = state.conflict
+    c = state.live_conflict()
     state.last_result = "Curse"
     if c.skill is not None:
         state.contestants[c.narrator].skills_blocked = True
@@ -576,7 +577,7 @@ def curse(state: GameState, responsible: str, base: int, why: str) -> list[Event
 
 
 def resolve_pending(state: GameState, extra_to: list[str]) -> list[Event]:
-    pend = state.pending
+    pend = state.live_pending()
     allowed = {pend.responsible, *teammates(state, pend.responsible)}
     bad = [p for p in extra_to if p not in allowed]
     if bad:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..core import Event, Field, Prompt, RuleError
+from ..core import Action, Event, Field, Prompt, RuleError
 from .actions import CreateContestant, Exam, RollGoal, SuddenDeath, WriteGoal
 from .charts import EXAM_TEAMS, GOAL_CHART, INSTINCTS, RESULT_NAMES, ZONES, landing_result
 from .common import alive_members, ensure_living_cup
@@ -115,9 +115,9 @@ BIO_FIELDS = [
 
 # -- actions ----------------------------------------------------------------------
 
-def apply(state: GameState, action, rng: random.Random) -> list[Event]:
+def apply(state: GameState, action: Action, rng: random.Random) -> list[Event]:
     if isinstance(action, Exam):
-        state.exam_scores[action.player] = action.points
+        state.exam_scores[action.actor] = action.points
         events = [Event(f"Exams: {action.player} lands {action.points} of ten inside.", kind="exam")]
         if len(state.exam_scores) == len(state.seats):
             scores = sorted(set(state.exam_scores.values()), reverse=True)
@@ -126,7 +126,7 @@ def apply(state: GameState, action, rng: random.Random) -> list[Event]:
         return events
     if isinstance(action, SuddenDeath):
         result = landing_result(action.zone, action.face)
-        state.tiebreak[action.player] = result
+        state.tiebreak[action.actor] = result
         events = [Event(f"Sudden death: {action.player} throws a {RESULT_NAMES[result]}.", kind="exam")]
         group = next(g for g in state.exam_groups if len(g) > 1)
         if all(p in state.tiebreak for p in group):
@@ -138,7 +138,7 @@ def apply(state: GameState, action, rng: random.Random) -> list[Event]:
             events += _settle_ranks(state)
         return events
     if isinstance(action, CreateContestant):
-        c = state.contestants[action.player]
+        c = state.contestants[action.actor]
         texts = [action.name, action.vocation, action.hometown, action.hobby1, action.hobby2, action.why]
         c.name, c.vocation, c.hometown, h1, h2, c.why = (t.strip() for t in texts)
         c.hobbies = [h1, h2]

@@ -18,7 +18,7 @@ Rules decisions where the text is unclear: docs/rules/promise-hollows.md.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from kiosk.rules.core import Action, Engine, Event, Prompt, RuleError
 
@@ -26,7 +26,7 @@ from . import challenges, confessions, face_off, revelation, scenes, town, views
 from .actions import ACTIONS
 from .model import Character, HollowsSetup, HollowsState
 
-HANDLERS = {**town.HANDLERS, **confessions.HANDLERS, **scenes.HANDLERS, **challenges.HANDLERS,
+HANDLERS: dict[str, Callable[..., list[Event]]] = {**town.HANDLERS, **confessions.HANDLERS, **scenes.HANDLERS, **challenges.HANDLERS,
             **revelation.HANDLERS, **face_off.HANDLERS}
 
 SYSTEMS_PLAYER_MOVES = {"ante", "stay_out", "call", "raise", "pass", "join_as_third_man", "lock_card",

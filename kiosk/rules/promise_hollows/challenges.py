@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from kiosk.rules.core import Event, Field, Prompt, RuleError
 
@@ -160,7 +161,7 @@ def _challenge(state: HollowsState) -> CardChallenge:
     return sc.challenge
 
 
-HANDLERS = {
+HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "challenge": challenge, "join_as_third_man": join_as_third_man, "lock_card": lock_card,
     "tell_third_man": tell_third_man,
 }

@@ -10,6 +10,7 @@ private. The Investigator's own card can never be the case.
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from kiosk.rules.core import Event, Field, Prompt, RuleError
 
@@ -46,7 +47,7 @@ def confess(state: HollowsState, a: A.Confess, rng: random.Random) -> list[Event
     handed = "keeps a confession card with the others" if a.player == state.president else \
         f"hands a folded confession to {state.president}"
     events = [Event(f"{a.player} {handed}.", "confession"),
-              Event(f"Your confession: {text}", "confession", to=[a.player])]
+              Event(f"Your confession: {text}", "confession", to=[a.actor])]
     if all(c.confession is not None for c in state.people.values()):
         authors = [p for p in state.players if p != state.investigator]
         rng.shuffle(authors)
@@ -74,4 +75,4 @@ def choose_case(state: HollowsState, a: A.ChooseCase, rng: random.Random) -> lis
     ]
 
 
-HANDLERS = {"confess": confess, "choose_case": choose_case}
+HANDLERS: dict[str, Callable[..., list[Event]]] = {"confess": confess, "choose_case": choose_case}

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import random
+from typing import Callable
 from collections import Counter
 
 from kiosk.rules.core import Event, Field, Prompt, RuleError
@@ -174,7 +175,7 @@ def _resolve(state: HollowsState) -> list[Event]:
         events.append(Event(f"{c.name} keeps every secret; {suspect}'s Private Die returns to 6. "
                             f"{suspect} narrates how it ends.", "verdict"))
     else:
-        c.removed = BLACK if result == BLACK else WHITE
+        c.removed = "Black" if result == BLACK else "White"
         fate = "is killed off" if result == BLACK else "escapes"
         events.append(Event(f"{c.name} confesses \u201c{guilt}\u201d and {fate}. {suspect} narrates the end.",
                             "verdict"))
@@ -188,7 +189,7 @@ def _resolve(state: HollowsState) -> list[Event]:
     return events + open_face_off_window(state)
 
 
-HANDLERS = {
+HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "declare_face_off": declare_face_off, "decline_face_off": decline_face_off,
     "join_accusers": join_accusers, "vote": vote,
 }

@@ -9,6 +9,7 @@ it is read out without saying which of the three it belongs to.
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from kiosk.rules.core import Event, Field, Prompt, RuleError
 
@@ -64,7 +65,7 @@ def buy_revelation(state: HollowsState, a: A.BuyRevelation, rng: random.Random) 
         raise RuleError("the scene-closer buys the revelation", f"{a.player} is not closing this scene")
     if a.target not in targets(state):
         raise RuleError("a revelation targets someone in the encounter", f"{a.target} cannot be made to reveal now")
-    buyer, target = state.people[sc.closer], state.people[a.target]
+    buyer, target = state.people[a.actor], state.people[a.target]  # the actor is the closer, checked above
     price = target.die
     if buyer.color < price:
         raise RuleError("a revelation costs Color equal to the target's Private Die",
@@ -103,4 +104,4 @@ def reveal_part(state: HollowsState, a: A.RevealPart, rng: random.Random) -> lis
             Event(f"You revealed your {a.part.replace('_', ' ')}.", "revelation", to=[who])] + end_scene(state)
 
 
-HANDLERS = {"buy_revelation": buy_revelation, "skip_revelation": skip_revelation, "reveal_part": reveal_part}
+HANDLERS: dict[str, Callable[..., list[Event]]] = {"buy_revelation": buy_revelation, "skip_revelation": skip_revelation, "reveal_part": reveal_part}

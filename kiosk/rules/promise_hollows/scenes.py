@@ -19,6 +19,7 @@ How a scene runs here (decisions in docs/rules/promise-hollows.md):
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from kiosk.rules.core import Event, Field, Prompt, RuleError
 
@@ -158,10 +159,10 @@ def open_scene(state: HollowsState, a: A.OpenScene, rng: random.Random) -> list[
     c = state.person(a.player)
     if c.color < 1:
         raise RuleError("an ante costs one Color", f"{a.player} has no Color to ante")
-    order = [p for p in state.clockwise_from(a.player) if state.people[p].active or p in state.system_players()]
+    order = [p for p in state.clockwise_from(a.actor) if state.people[p].active or p in state.system_players()]
     c.color -= 1
     state.pot += 1
-    state.scene = Scene(opener=a.player, order=order, in_scene={a.player: "character"}, entrance_done=[a.player])
+    state.scene = Scene(opener=a.actor, order=order, in_scene={a.actor: "character"}, entrance_done=[a.actor])
     state.last_opener = a.player
     state.skipped_in_a_row = 0
     name = c.name
@@ -172,7 +173,7 @@ def open_scene(state: HollowsState, a: A.OpenScene, rng: random.Random) -> list[
 
 def skip_scene(state: HollowsState, a: A.SkipScene, rng: random.Random) -> list[Event]:
     c = state.person(a.player)
-    if c.color >= 1 or can_buy_color(state, a.player):
+    if c.color >= 1 or can_buy_color(state, a.actor):
         raise RuleError("only a player who cannot ante gives up a scene", f"{a.player} can still open a scene")
     state.last_opener = a.player
     state.skipped_in_a_row += 1
@@ -193,8 +194,8 @@ def ante(state: HollowsState, a: A.Ante, rng: random.Random) -> list[Event]:
         raise RuleError("Systems players add setting only", f"{a.player} plays a System, not a character")
     c.color -= 1
     state.pot += 1
-    sc.in_scene[a.player] = a.how
-    sc.entrance_done.append(a.player)
+    sc.in_scene[a.actor] = a.how
+    sc.entrance_done.append(a.actor)
     what = f"brings {c.name} in" if a.how == "character" else "adds setting details"
     return [Event(f"{a.player} antes 1 and {what} (pot {state.pot}).", "scene")] + _after_entrance(state)
 
@@ -379,7 +380,7 @@ def end_scene(state: HollowsState) -> list[Event]:
     return open_face_off_window(state)
 
 
-HANDLERS = {
+HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "open_scene": open_scene, "skip_scene": skip_scene, "ante": ante, "stay_out": stay_out, "call": call,
     "raise": raise_, "monologue": monologue, "pass": pass_, "buy_color": buy_color,
 }

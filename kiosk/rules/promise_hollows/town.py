@@ -10,6 +10,7 @@ player, at their own pace, writes a public persona, rolls 2d6 in private
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 from kiosk.rules.core import Event, Field, Prompt, RuleError
 
@@ -188,7 +189,7 @@ def roll_for_crime(state: HollowsState, a: A.RollForCrime, rng: random.Random) -
     total = sum(a.dice)
     kind = "a Crime: write what you did and why" if total == 7 else "a Guilt"
     return [Event(f"{a.player} rolls for a Crime, out of sight.", "secret-roll"),
-            Event(f"You rolled {total}: your secret is {kind}.", "secret-roll", to=[a.player])]
+            Event(f"You rolled {total}: your secret is {kind}.", "secret-roll", to=[a.actor])]
 
 
 def write_private_self(state: HollowsState, a: A.WritePrivateSelf, rng: random.Random) -> list[Event]:
@@ -211,7 +212,7 @@ def roll_color(state: HollowsState, a: A.RollColor, rng: random.Random) -> list[
     return events
 
 
-HANDLERS = {
+HANDLERS: dict[str, Callable[..., list[Event]]] = {
     "name_system": name_system, "roll_for_names": roll_for_names, "add_name": add_name, "add_detail": add_detail,
     "write_persona": write_persona, "roll_for_crime": roll_for_crime, "write_private_self": write_private_self,
     "roll_color": roll_color,

@@ -1,12 +1,18 @@
 """The worked examples of the Hell for Leather text, retold as tests (numbers kept, words ours)."""
 
+from pathlib import Path
+
 import pytest
 
+from kiosk import scenario
 from kiosk.rules.hell_for_leather.charts import curse_effects, heat_fall_score, lowest_curse
 
 from .table import (
     call, count, drive, fall, land, merit_turn, narrator, pass_turn, ready, risk, skip_goal, team, thrower,
 )
+
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 
 
 def to_team_b(s):
@@ -29,8 +35,7 @@ def test_only_the_best_die_counts_a_pass_and_a_merit_make_a_merit():
 
 
 def test_a_knocked_pass_die_now_showing_4_makes_two_merits_a_boon():
-    s = ready()
-    team(s, "Daniel").heat = 3
+    s = scenario.start(SCENARIOS / "hell-for-leather-team-a-at-heat-3.toml")  # Team A at Heat 3, by legal moves
     call(s)
     land(s, "inside", 8)
     risk(s)
@@ -96,9 +101,7 @@ def test_several_curse_dice_use_the_lowest_number():
 
 def test_a_heat_of_three_falling_4_5_3_scores_12_a_trauma():
     assert heat_fall_score([4, 5, 3], standing=0) == 12
-    s = ready()
-    to_team_b(s)
-    team(s, "Eoin").heat = 3
+    s = scenario.start(SCENARIOS / "hell-for-leather-team-b-at-heat-3.toml")  # Team B at Heat 3, by legal moves
     call(s)
     fall(s, [4, 5, 3])
     assert "= 12: Trauma" in " ".join(s.recap())

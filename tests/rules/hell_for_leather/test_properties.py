@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from kiosk.rules.hell_for_leather import ENGINE
 from kiosk.rules.hell_for_leather.charts import HEAT_FLOOR, RIP
 
-from ..harness import assert_replays, assert_undo_redo, play_checked
+from ..harness import assert_replays, assert_undo_redo, choices, play_checked
 
 NAMES = ["Daniel", "Roger", "Eoin", "Jason", "Susan", "Alex"]
 DRIVE_CAUSES = {"trauma", "goal_heal", "reward_heal", "reward_trauma", "dying_rule", "death"}
@@ -72,9 +72,10 @@ class Watcher:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(setup=setups(), seed=st.integers(0, 2**16))
-def test_random_complete_games_keep_every_invariant(setup, seed):
-    session = play_checked(ENGINE, {**setup, "seed": seed}, seed, Watcher())
+@given(setup=setups(), seed=st.integers(0, 2**16), moves=choices())
+def test_random_complete_games_keep_every_invariant(setup, seed, moves):
+    # Every move is a Hypothesis draw: a failure shrinks to a short game and lists its actions.
+    session = play_checked(ENGINE, {**setup, "seed": seed}, moves, Watcher())
     assert session.outcome
     assert_replays(session)
     assert_undo_redo(session, steps=6)

@@ -1,0 +1,167 @@
+"""Scenario files: start a game anywhere, by legal moves, for designers and tests.
+
+A scenario is a small TOML file::
+
+    game = "even-odd"
+    title = "Three investigators, Oscar leads the first scene"
+    source = "where the position comes from (a worked example, a playtest)"
+
+    [setup]                     # the game's setup, in its own words
+    players = ["Nadia", "Oscar", "Pilar"]
+
+    [[moves]]                   # the moves that reach the position, oldest first
+    type = "introduce"
+    player = "Nadia"
+    name = "Vera Kask"
+
+    [expect]                    # numbers the position must show (dotted paths in the public view)
+    "pools.Nadia" = 4
+
+The engine plays the moves one by one, so a scenario can only reach a position
+the rules allow, the log of the session it makes is the truth as for any game,
+and ``table-noir replay`` rebuilds it. ``[expect]`` turns a worked example's
+numbers into checks: a scenario that no longer reaches them says which.
+
+``table-noir play --scenario FILE`` builds the session, checks it, and stores it
+in the kiosk's session store, then opens the kiosk, whose home screen offers to
+resume it (``--no-kiosk`` stops after storing; ``--log OUT.jsonl`` also writes the
+log ``table-noir replay`` reads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from kiosk.rules import RuleError, Session, engine_for
+
+
+class ScenarioError(Exception):
+    """A scenario file that cannot be read or played; the message names the file and the move."""
+
+
+class Scenario(BaseModel):
+    """One scenario file, checked."""
+
+    model_config = ConfigDict(extra="forbid")
+    game: str
+    title: str
+    source: str = ""
+    """Where the position comes from (which worked example of which rule text, for instance)."""
+    setup: dict[str, Any] = Field(default_factory=dict)
+    moves: list[dict[str, Any]] = Field(default_factory=list)
+    expect: dict[str, Any] = Field(default_factory=dict)
+    path: str = ""
+    """The file it was read from (filled in by ``load``)."""
+
+    def build(self) -> Session:
+        """Play the moves from the setup; a move the rules refuse names its number."""
+        try:
+            engine = engine_for(self.game)
+        except KeyError as err:
+            raise ScenarioError(f"{self.path}: {err.args[0]}") from None
+        try:
+            session = Session(engine, self.setup)
+        except (ValueError, RuleError) as err:
+            raise ScenarioError(f"{self.path}: the setup is not valid: {err}") from None
+        for number, move in enumerate(self.moves, start=1):
+            try:
+                session.apply(move)
+            except RuleError as err:
+                who = f" by {move['player']}" if move.get("player") else ""
+                raise ScenarioError(f"{self.path}: move {number} ({move.get('type')}{who}) is refused: {err}") from None
+        return session
+
+    def mismatches(self, session: Session) -> list[str]:
+        """Each ``[expect]`` entry the session's public view does not show, in words."""
+        view = session.view(None, awaiting=False)
+        wrong = []
+        for path, wanted in self.expect.items():
+            found = read_path(view, path)
+            if found != wanted:
+                wrong.append(f"{path}: expected {wanted!r}, the position shows {found!r}")
+        return wrong
+
+
+_MISSING = "(nothing there)"
+
+
+def read_path(data: Any, path: str) -> Any:
+    """``read_path(view, "teams.0.vp")``: dict keys and list indices, dot-separated."""
+    for part in path.split("."):
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and part.lstrip("-").isdigit() and -len(data) <= int(part) < len(data):
+            data = data[int(part)]
+        else:
+            return _MISSING
+    return data
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and check a scenario file; any problem is one ``ScenarioError`` naming the file."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ScenarioError(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path} is not a text file (UTF-8)") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ScenarioError(f"{path} is not valid TOML: {err}") from None
+    try:
+        return Scenario.model_validate({**data, "path": str(path)})
+    except ValidationError as err:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'file'}: {e['msg']}" for e in err.errors())
+        raise ScenarioError(f"{path}: {problems}") from None
+
+
+def start(path: str | Path) -> Session:
+    """The session a scenario file describes, checked against its ``[expect]``."""
+    scenario = load(path)
+    session = scenario.build()
+    wrong = scenario.mismatches(session)
+    if wrong:
+        raise ScenarioError(f"{scenario.path} does not reach its position: " + "; ".join(wrong))
+    return session
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``table-noir play --scenario FILE``."""
+    parser = argparse.ArgumentParser(prog="table-noir play", description="Start a game from a scenario file.")
+    parser.add_argument("--scenario", required=True, metavar="FILE", help="a scenario file (TOML)")
+    parser.add_argument("--data", help="the kiosk's data folder (default: where the kiosk keeps its sessions)")
+    parser.add_argument("--log", metavar="OUT.jsonl", help="also write the session log that table-noir replay reads")
+    parser.add_argument("--no-kiosk", action="store_true", help="store the session but do not open the kiosk")
+    args, kiosk_args = parser.parse_known_args(argv)
+    try:
+        session = start(args.scenario)
+    except ScenarioError as err:
+        print(f"table-noir play: {err}", file=sys.stderr)
+        return 1
+    from kiosk.store import Store, default_path
+
+    store_path = Path(args.data) / "sessions.sqlite3" if args.data else default_path()
+    store = Store(store_path)
+    try:
+        sid = store.create(session)
+    finally:
+        store.close()
+    if args.log:
+        Path(args.log).write_text(session.to_jsonl(), encoding="utf-8")
+    prompts = "; ".join(p.text for p in session.awaiting() if not p.secret) or "(secret choices)"
+    print(f"{session.engine.title}: {len(session.log)} moves played, stored as session {sid} in {store_path}.")
+    print(f"Next: {prompts}")
+    print(json.dumps(session.view(None, awaiting=False), indent=2, default=str) if args.no_kiosk else
+          "Opening the kiosk: press Resume on its home screen.")
+    if args.no_kiosk:
+        return 0
+    from kiosk import app
+
+    return app.main([*kiosk_args, *(["--data", args.data] if args.data else [])])
