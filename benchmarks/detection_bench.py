@@ -294,7 +294,7 @@ def main(argv=None) -> int:
               f"(33 ms each), starting heights 2-12, seed {args.seed}, {elapsed:.1f} s; "
               f"real collapses: {totals['tracker']['real']}")
         if model == "optical":
-            print(f"  measured curve (mm over 0, 1, 2, ... dice): "
+            print("  measured curve (mm over 0, 1, 2, ... dice): "
                   + " ".join(f"{p:.0f}" for p in info["calibration"].points))
         for band, row in sorted(info["by_height"].items()):
             exact = 100.0 * (row["real"] - row["missed"] - row["wrong_count"]) / max(1, row["real"])

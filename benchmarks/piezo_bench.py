@@ -60,7 +60,6 @@ def felt(way: str, a: float, rng: random.Random) -> bool:
     """Does the loop see a reading at or over the threshold within 300 ms of one landing?"""
     tau, hz = rng.uniform(*RING_TAU_MS), rng.uniform(*RING_HZ)
     t = -rng.uniform(0, PASS_MS[1])  # the landing comes at 0, somewhere in a pass
-    hold_peak, hold_at = 0.0, None
     while t < 300.0:
         length = rng.uniform(*PASS_MS)
         if way == "once":

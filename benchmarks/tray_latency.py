@@ -197,7 +197,7 @@ def compare(args: argparse.Namespace) -> int:
         print(f"     link p99    {_spread([r['link_p99'] for r in rounds], 'ms')}")
         print(f"     end to end  {_spread([r['end_median'] for r in rounds], 'ms', 1)}")
     ratios = [b["link_median"] / a["link_median"] for a, b in zip(results[1], results[2])]
-    print(f"  ratio v2 / v1 of the link median, round by round: "
+    print("  ratio v2 / v1 of the link median, round by round: "
           + ", ".join(f"{r:.2f}" for r in ratios) + f"  (median {statistics.median(ratios):.2f})")
     bad = sum(r["missed"] + r["wrong"] + r["rejected"] for rounds in results.values() for r in rounds)
     return 0 if bad == 0 else 1

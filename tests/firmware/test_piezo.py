@@ -3,7 +3,7 @@
 from firmware.tray.impact import ImpactDetector
 from firmware.tray.piezo import PeakHold, burst
 
-from .test_board import FakeSensor, board  # noqa: F401 (board is the fixture)
+from .test_board import FakeSensor, board  # noqa: F401, F811 (board is the fixture)
 
 
 def test_a_spike_between_two_loop_readings_still_reaches_the_impact_detector():
@@ -25,7 +25,7 @@ def test_the_hold_keeps_the_highest_level_and_ignores_missing_readings():
     assert hold.take() == 0.7
 
 
-def test_a_landing_that_rings_out_during_the_sensor_read_is_still_reported(board, monkeypatch):
+def test_a_landing_that_rings_out_during_the_sensor_read_is_still_reported(board, monkeypatch):  # noqa: F811 (the fixture)
     """The discs ring only while the board is busy reading the sensor, and are quiet again by the
     time the next pass reads the serial port: read once per pass (after the serial read, as before),
     that landing was never seen."""

@@ -117,7 +117,6 @@ def test_a_prompt_area_that_fails_to_draw_offers_the_plain_one(app, monkeypatch)
     drive.pump(1)
     plain = drive.find_all("plain:", prefix=True)
     assert plain
-    before = len(app.runner.session.log)
     drive.press(plain[0])
     assert drive.find_all("prompt:confirm") or drive.find_all("prompt:back")  # its entry opened
 
