@@ -241,6 +241,8 @@ def test_bootstrap_installs_the_pi_extras_on_a_pi(tmp_path, model, extras):
     shutil.copy(REPO / "scripts/bootstrap.sh", work / "scripts/bootstrap.sh")
     shutil.copy(REPO / "kiosk/deploy/board.sh", work / "kiosk/deploy/board.sh")
     shutil.copy(REPO / "pyproject.toml", work / "pyproject.toml")
+    (work / "kiosk").mkdir(exist_ok=True)
+    shutil.copy(REPO / "kiosk/__init__.py", work / "kiosk/__init__.py")  # the version, in the install stamp
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     # Every system package counts as installed; the venv's python records what it is asked.
