@@ -36,7 +36,7 @@ def main() -> int:
     from kiosk import drive, games
     from kiosk.store import Store
     from kiosk.ui import overlays
-    from tests.kiosk.uiplay import GAMES, close_overlays, monkey, render_every_state
+    from tests.kiosk.uiplay import GAMES, back_home, monkey, render_every_state
 
     overlays.ANIMATION_SCALE["value"] = 0
     drive.DRAW["value"] = False
@@ -58,12 +58,7 @@ def main() -> int:
                 app.runner.settle()
                 on_disk = Store(app.store.path, engines=games.engine_for).load(app.runner.sid)
                 assert on_disk.state == app.runner.session.state, f"{game} monkey {i}: the log does not replay"
-            close_overlays(app)
-            for o in list(app.overlays):
-                o.dismiss()
-            if app.sim_panel is not None:
-                app.toggle_sim()
-            app.go_home()
+            back_home(app)
         print(f"{game}: done ({time.monotonic() - start:.0f} s)", flush=True)
     print(", ".join(f"{k}: {v}" for k, v in totals.items()) + ", failures: 0")
     return 0

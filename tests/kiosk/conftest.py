@@ -19,3 +19,17 @@ def store(tmp_path):
     s = Store(tmp_path / "s.sqlite3", engines=games.engine_for)
     yield s
     s.close()
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory):
+    """One driven kiosk for a test module (animations off, frames not drawn), with its
+    own data folder; taken off the shared window when the module is done."""
+    from kiosk import drive
+    from kiosk.ui import overlays
+
+    overlays.ANIMATION_SCALE["value"] = 0
+    drive.DRAW["value"] = False
+    app = drive.start(str(tmp_path_factory.mktemp("kiosk-data")))
+    yield app
+    drive.stop(app)

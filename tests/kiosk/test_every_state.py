@@ -12,31 +12,16 @@ import os
 import pytest
 
 from kiosk import drive, games
-from kiosk.ui import overlays
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 
-from .uiplay import GAMES, close_overlays, monkey, render_every_state  # noqa: E402
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    overlays.ANIMATION_SCALE["value"] = 0
-    drive.DRAW["value"] = False
-    app = drive.start(str(tmp_path_factory.mktemp("kiosk-data")))
-    yield app
-    drive.stop(app)
+from .uiplay import GAMES, back_home, close_overlays, monkey, render_every_state  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def home(app):
     yield
-    close_overlays(app)
-    for o in list(app.overlays):
-        o.dismiss()
-    if app.sim_panel is not None:
-        app.toggle_sim()
-    app.go_home()
+    back_home(app)
 
 
 def _no_errors_logged(caplog):
@@ -131,14 +116,3 @@ def test_random_touches_never_crash_the_kiosk_and_the_log_matches_the_screen(app
         app.runner.settle()
         on_disk = Store(app.store.path, engines=games.engine_for).load(app.runner.sid)
         assert on_disk.log == app.runner.session.log and on_disk.state == app.runner.session.state
-
-
-def test_every_sim_tray_control_is_safe_on_an_empty_tray(app):
-    """'Take a die' or 'Topple' with no stack used to raise and close the kiosk."""
-    app.start_game("hell-for-leather", {"seed": 3})
-    app.sim_tray.build_to(0)
-    app.sim_tray.step_until_idle()
-    app.toggle_sim()
-    for tag in ["sim:heat:remove", "sim:heat:topple", "sim:heat:remove"]:
-        drive.press(tag)
-    assert app.sm.current == "play" and app.sim_tray.heat in (0, None)

@@ -1,18 +1,7 @@
 """Issue 19, defect 7: no control of the sim panel can crash the kiosk."""
 
-import pytest
 
 from kiosk import drive
-from kiosk.ui import overlays
-
-
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    overlays.ANIMATION_SCALE["value"] = 0
-    drive.DRAW["value"] = False
-    app = drive.start(str(tmp_path_factory.mktemp("kiosk-data")))
-    yield app
-    drive.stop(app)
 
 
 def panel_note() -> str:

@@ -15,15 +15,6 @@ from kiosk.ui.fields import readable  # noqa: E402
 from .uiplay import PIN, bot_step, close_overlays, hold_gray, open_operator, pin_in, play_game  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory):
-    overlays.ANIMATION_SCALE["value"] = 0
-    drive.DRAW["value"] = False
-    app = drive.start(str(tmp_path_factory.mktemp("kiosk-data")))
-    yield app
-    drive.stop(app)
-
-
 @pytest.fixture(autouse=True)
 def home(app):
     close_overlays(app)

@@ -63,6 +63,16 @@ def set_field(field, value, inputs) -> None:
             drive.press(f"{field.name}={item!r}")
 
 
+def back_home(app) -> None:
+    """Close whatever is open (reveals, overlays, the sim panel) and go to the home screen."""
+    close_overlays(app)
+    for o in list(app.overlays):
+        o.dismiss()
+    if app.sim_panel is not None:
+        app.toggle_sim()
+    app.go_home()
+
+
 def hold_gray(app, pad: int, seconds: float = 1.2) -> None:
     """Hold Gray on a simulated pad for ``seconds`` (on the event clock), then let go."""
     start = app.sim_pads._clock()
