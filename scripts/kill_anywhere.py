@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Kill anywhere, the long run: random-moment SIGKILLs over chained resumes and undos, in all four games.
 
-    .venv/bin/python scripts/kill_anywhere.py [--minutes 20] [--window 0.3] [--seed 1] [--games ...]
+    .venv/bin/python scripts/kill_anywhere.py [--minutes 20] [--steps 30] [--window 0.3] [--seed 1] [--games ...]
 
 Each game gets its own store in a temporary folder. A child process resumes
 (or starts) a game there and plays bot moves with undos mixed in; it is
@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=20.0, help="how long to run (default 20)")
     parser.add_argument("--window", type=float, default=0.3,
                         help="a kill lands up to this many seconds after the child is ready (default 0.3)")
+    parser.add_argument("--steps", type=int, default=30,
+                        help="a kill comes after up to this many changes shown, then the window (default 30)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", nargs="+", default=GAMES, choices=GAMES)
     args = parser.parse_args(argv)
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
                 failed = len(tally.failures)
                 db = Path(folder) / f"{game}.sqlite3"
                 play_with_kills(db, game, args.seed * 100_000 + tally.games, rng,
-                                tally, window_s=args.window, max_rounds=1, games_to_finish=1)
+                                tally, window_s=args.window, steps=args.steps, max_rounds=1, games_to_finish=1)
                 if len(tally.failures) > failed:  # keep the evidence and go on with a fresh store
                     kept = Path(tempfile.mkdtemp(prefix=f"kill-anywhere-{game}-"))
                     for part in db.parent.glob(db.name + "*"):
@@ -61,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
                     tally.failures[-1] += f" (store kept in {kept})"
                     tally.known = []
     minutes = (time.monotonic() - started) / 60
-    print(f"kill anywhere: {minutes:.1f} min, window {args.window} s, seed {args.seed}")
+    print(f"kill anywhere: {minutes:.1f} min, up to {args.steps} changes then up to {args.window} s, seed {args.seed}")
     print(f"{'game':<18}{'games':>7}{'kills':>7}{'resumes':>9}{'undos':>7}{'actions':>9}{'in flight':>11}"
           f"{'failures':>10}")
     total = Tally()

@@ -159,7 +159,7 @@ def check_store(db: Path, game: str, shown: list[str] | None,
 
 
 def play_with_kills(db: Path, game: str, seed: int, rng: random.Random, tally: Tally,
-                    window_s: float = 0.3, max_rounds: int = 10_000, games_to_finish: int = 1,
+                    window_s: float = 0.3, steps: int = 8, max_rounds: int = 10_000, games_to_finish: int = 1,
                     stop_at: float | None = None) -> None:
     """Play ``games_to_finish`` games of ``game`` in ``db``, killing the player at random moments and
     checking the store after every kill, until each game ends (or ``stop_at`` passes)."""
@@ -171,7 +171,7 @@ def play_with_kills(db: Path, game: str, seed: int, rng: random.Random, tally: T
         proc = subprocess.Popen([sys.executable, __file__, str(db), game, str(seed)], stdout=subprocess.PIPE,
                                 text=True, env=env, cwd=ROOT)
         try:
-            shown, sha, done, resumed = _watch(proc, rng, window_s, tally, tally.known)
+            shown, sha, done, resumed = _watch(proc, rng, window_s, steps, tally, tally.known)
             tally.kills += not done
             tally.resumes += resumed
             ended, in_flight, stored = check_store(db, game, shown, sha)
@@ -188,7 +188,8 @@ def play_with_kills(db: Path, game: str, seed: int, rng: random.Random, tally: T
             tally.known = []
 
 
-def _watch(proc: subprocess.Popen, rng: random.Random, window_s: float, tally: Tally, known: list[str]):
+def _watch(proc: subprocess.Popen, rng: random.Random, window_s: float, steps: int, tally: Tally,
+           known: list[str]):
     """Read the child's lines until a random moment, then SIGKILL it.
 
     Lines the child wrote before it died are read to the end after the kill, since
@@ -207,10 +208,12 @@ def _watch(proc: subprocess.Popen, rng: random.Random, window_s: float, tally: T
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
     seen = _Seen(known)
-    # One kill in ten lands anywhere from the start (imports, opening the store, resuming);
-    # the rest land a random time into play.
+    # One kill in ten lands anywhere from the start (imports, opening the store, resuming).
+    # The rest land a random time (up to window_s) after a random number of changes (up to
+    # steps), so that short games are killed in play too, not only long ones.
     early = rng.random() < 0.1
     deadline = time.monotonic() + (rng.uniform(0, 1.0) if early else 120.0)
+    changes_left = rng.randint(0, steps)
     try:
         while not seen.done:
             try:
@@ -220,7 +223,12 @@ def _watch(proc: subprocess.Popen, rng: random.Random, window_s: float, tally: T
             if line is None:
                 break
             seen.read(line, tally)
-            if line.startswith("READY") and not early:
+            if early or seen.shown is None:
+                continue
+            if line.startswith(("DID", "UNDID")):
+                changes_left -= 1
+            if changes_left == 0:
+                changes_left = -1
                 deadline = time.monotonic() + rng.uniform(0, window_s)
     finally:
         if proc.poll() is None:

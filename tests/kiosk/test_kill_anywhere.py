@@ -15,7 +15,8 @@ from kiosk import games
 from .kill_anywhere import Tally, play_with_kills
 
 ROUNDS = 6  # child processes per game: about a second each
-WINDOW_S = 0.12  # a kill lands up to this long after the child is ready (short games end in ~0.3 s)
+WINDOW_S = 0.02  # a kill lands up to this long after a random change (up to STEPS): a few moves on
+STEPS = 8  # short games (clincher, Even/Odd) end a dozen changes in, so kills must come early
 
 
 @pytest.mark.parametrize("game", ["hell-for-leather", "promise-hollows", "even-odd", "clincher"])
@@ -24,7 +25,7 @@ def test_random_kills_over_chained_resumes_and_undos_lose_nothing_shown(tmp_path
         pytest.skip(f"{game} engine has not landed yet")
     tally = Tally()
     play_with_kills(tmp_path / "kills.sqlite3", game, seed=11, rng=random.Random(f"kill-{game}"), tally=tally,
-                    window_s=WINDOW_S, max_rounds=ROUNDS, games_to_finish=ROUNDS)
+                    window_s=WINDOW_S, steps=STEPS, max_rounds=ROUNDS, games_to_finish=ROUNDS)
     assert tally.failures == []
     assert tally.kills >= 2 and tally.actions > 0
     assert tally.resumes + tally.games >= 1  # a kill was resumed from, or a game played on to its end
