@@ -11,8 +11,11 @@ import random
 import pytest
 
 from kiosk import games
+from kiosk.rules import bot
+from kiosk.runner import Runner
+from kiosk.store import Store
 
-from .kill_anywhere import Tally, play_with_kills
+from .kill_anywhere import Tally, check_store, play_with_kills, view_sha
 
 ROUNDS = 6  # child processes per game: about a second each
 WINDOW_S = 0.02  # a kill lands up to this long after a random change (up to STEPS): a few moves on
@@ -33,15 +36,8 @@ def test_random_kills_over_chained_resumes_and_undos_lose_nothing_shown(tmp_path
 
 def test_the_check_catches_an_undo_that_never_reached_the_disk(tmp_path, monkeypatch):
     """The harness can fail: with an undo that forgets the store, a resume brings the action back."""
-    from kiosk.runner import Runner
-    from kiosk.store import Store
-
-    from .kill_anywhere import check_store
-
     store = Store(tmp_path / "s.sqlite3", engines=games.engine_for)
     runner = Runner.new(store, games.engine_for("hell-for-leather"), {"seed": 3})
-    from kiosk.rules import bot
-
     rng = random.Random(3)
     while len(runner.session.log) < 6:
         prompt = next(p for p in runner.awaiting() if not p.optional)
@@ -51,8 +47,6 @@ def test_the_check_catches_an_undo_that_never_reached_the_disk(tmp_path, monkeyp
     runner.undo()
     runner.undo()
     shown = shown[:-2]
-    from .kill_anywhere import view_sha
-
     sha = view_sha(runner.session)
     store.close()
     monkeypatch.undo()
