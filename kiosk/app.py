@@ -609,6 +609,23 @@ def data_folder_problem(data: str | None) -> str | None:
     return None
 
 
+def config_problem(path: str | None) -> str | None:
+    """What is wrong with a config file named by ``--config``, or None.
+
+    A file someone names at a terminal is checked before the store is opened, so a
+    wrong one writes nothing (the usual site file is still read after the first frame,
+    where it costs no start-up time)."""
+    if path is None:
+        return None
+    from hardware.config import ConfigError, load_config
+
+    try:
+        load_config(path)
+    except ConfigError as err:
+        return str(err)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="table-noir", description="Open the Table Noir kiosk.")
     parser.add_argument("--size", choices=sorted(SIZES), default="800x480", help="window size (landscape)")
@@ -617,7 +634,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", help="folder for the sessions database and exports")
     parser.add_argument("--sim", action="store_true", help="use the simulated table whatever the config says")
     args = parser.parse_args(argv)
-    if problem := data_folder_problem(args.data):  # before anything is written there
+    if problem := data_folder_problem(args.data) or config_problem(args.config):  # before anything is written
         print(f"table-noir: {problem}", file=sys.stderr)
         return 2
     configure(SIZES[args.size], fullscreen=args.fullscreen)

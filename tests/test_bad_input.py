@@ -200,6 +200,13 @@ def test_data_folder_from_the_environment_pointing_at_a_file(tmp_path, capsys, m
     run(["kiosk"], capsys, tmp_path, f"the data folder {tmp_path / 'notes'}", "it is a file, not a folder")
 
 
+def test_kiosk_config_that_cannot_be_read_writes_nothing(tmp_path, capsys):
+    """Named with --config, the file is checked before the store is opened in the data folder."""
+    for path, says in config_cases(tmp_path):
+        run(["kiosk", "--config", str(path), "--data", str(tmp_path / "data")], capsys, tmp_path, path.name, says)
+    assert not (tmp_path / "data").exists()
+
+
 # -- table-noir tray --link --------------------------------------------------------------------------
 
 def test_tray_link_into_a_missing_folder(tmp_path, capsys):
