@@ -92,6 +92,13 @@ def test_replay_names_a_bad_setup_in_one_line(tmp_path, capsys):
     assert "xxxxx" not in line
 
 
+def test_replay_of_an_unknown_game_with_a_huge_name(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    log.write_text(json.dumps({"game": "chess" * 20_000, "format": 1, "setup": {}}) + "\n")
+    line = run(["replay", str(log)], capsys, tmp_path, "game.jsonl", "line 1: unknown game 'chesschess")
+    assert len(line) < 300 and "known games: hell-for-leather" in line
+
+
 def test_replay_of_a_folder(tmp_path, capsys):
     (tmp_path / "logs").mkdir()
     run(["replay", str(tmp_path / "logs")], capsys, tmp_path, "logs", "it is a folder")

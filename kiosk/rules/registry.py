@@ -23,7 +23,8 @@ GAMES: dict[str, str] = {
 
 def engine_for(game: str) -> Engine:
     if game not in GAMES:
-        raise KeyError(f"unknown game {game!r}; known games: {', '.join(GAMES)}")
+        shown = game if len(game) <= 40 else game[:37] + "..."  # a damaged log may hold anything here
+        raise KeyError(f"unknown game {shown!r}; known games: {', '.join(GAMES)}")
     return importlib.import_module(GAMES[game]).ENGINE
 
 
