@@ -154,14 +154,39 @@ def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+LARGEST_CONFIG = 1 << 20
+"""Bytes a config file may hold; the real one is a few KiB (a bigger file is a wrong path)."""
+
+
 def _read(path: Path) -> dict[str, Any]:
+    """The TOML at ``path`` as a dict, or ``ConfigError`` naming the file and the problem.
+
+    Every way a file can fail to be a config (not a regular file, unreadable, not
+    UTF-8, nested past Python's recursion limit, a number too long to convert) ends
+    here as one sentence, so no caller needs its own handling.
+    """
     try:
+        if path.exists() and not path.is_file():  # a FIFO would block start-up forever
+            raise ConfigError(f"cannot read config {path}: it is {'a folder' if path.is_dir() else 'not a regular file'}")
         with path.open("rb") as handle:
-            return tomllib.load(handle)
+            data = handle.read(LARGEST_CONFIG + 1)
     except OSError as err:
-        raise ConfigError(f"cannot read config {path}: {err.strerror}") from None
+        raise ConfigError(f"cannot read config {path}: {err.strerror or err}") from None
+    if len(data) > LARGEST_CONFIG:
+        raise ConfigError(f"config {path} is larger than {LARGEST_CONFIG // 1024} KiB; is it the right file?")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        raise ConfigError(f"config {path} is not UTF-8 text (byte 0x{data[err.start]:02x} on line {line})") from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ConfigError(f"config {path} is not valid TOML: {err}") from None
+    except RecursionError:
+        raise ConfigError(f"config {path} nests arrays or tables too deeply") from None
+    except ValueError as err:  # a number with more digits than Python converts (sys.int_info)
+        raise ConfigError(f"config {path} has a value that cannot be read: {str(err).split(';')[0]}") from None
 
 
 def site_config_path() -> Path | None:
@@ -204,7 +229,7 @@ def _explain(error: ErrorDetails) -> str:
     where = _where(loc)
     names = tuple(p for p in loc if isinstance(p, str))
     owner, info = _lookup(names)
-    got = "" if names in SECRET_FIELDS or isinstance(error.get("input"), dict) else f" (got {error.get('input')!r})"
+    got = "" if names in SECRET_FIELDS or isinstance(error.get("input"), dict) else f" (got {_short(error.get('input'))})"
     about = f" [{info.description}]" if info is not None and info.description else ""
     if kind == "extra_forbidden":
         allowed = sorted(owner.model_fields) if owner is not None else []
@@ -223,6 +248,12 @@ def _explain(error: ErrorDetails) -> str:
     if kind == "string_pattern_mismatch" and info is not None:
         return f"{where}: must be {info.description}{got}"
     return f"{where}: {message[0].lower() + message[1:]}{got}{about}"
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters: a wrong value may be a whole pasted file."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 5] + "[...]"
 
 
 def _where(loc: tuple[str | int, ...]) -> str:

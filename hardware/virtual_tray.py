@@ -47,6 +47,24 @@ from .sim import TableSimulator, Truth
 DEFAULT_LINK = Path(tempfile.gettempdir()) / "table-noir-tray"
 
 
+class LinkError(ValueError):
+    """The ``--link`` path cannot hold the tray's symlink; the message names the path."""
+
+
+def check_link(link: Path) -> None:
+    """Refuse a link path before anything is made: its folder must exist, and whatever is
+    already there must be an old link (never a user's file or folder, which replacing
+    the link would destroy)."""
+    folder = link.parent
+    if not folder.is_dir():
+        missing = "does not exist" if not folder.exists() else "is a file, not a folder"
+        raise LinkError(f"--link {link}: {folder} {missing}; create the folder or choose another path")
+    if link.exists() and not link.is_symlink():
+        raise LinkError(f"--link {link}: something that is not a link is already there; choose another path")
+    if not os.access(folder, os.W_OK):
+        raise LinkError(f"--link {link}: the folder {folder} is not writable")
+
+
 class VirtualTray(Hooks):
     """The firmware's logic on a pty, fed by ``TableSimulator``. Start with ``start()``, stop with ``close()``.
 
@@ -71,6 +89,8 @@ class VirtualTray(Hooks):
             config.geometry, seed=seed, sample_period_s=config.tray.timing_budget_ms / 1000.0, start_dice=start_dice
         )
         self.link = Path(link) if link is not None else None
+        if self.link is not None:
+            check_link(self.link)
         self.pace = pace
         self.device: str | None = None  # the current /dev/pts/N
         self.shown: list[tuple[Truth, float]] = []  # what happened on the table, with the monotonic time it showed

@@ -860,6 +860,45 @@ def _walk(widget):
         yield from _walk(child)
 
 
+def data_folder_problem(data: str | None) -> str | None:
+    """What stops the kiosk from keeping its sessions in ``data`` (``--data``, else
+    ``$TABLE_NOIR_DATA`` or the user data folder), in one sentence; None if it can.
+
+    Checked before the store opens: a file given as the folder (often the database
+    itself) would otherwise end in a traceback, or be taken for a damaged store.
+    """
+    from kiosk.store import default_path
+
+    folder = Path(data) if data else default_path().parent
+    named = f"--data {folder}" if data else f"the data folder {folder}"
+    if folder.exists() and not folder.is_dir():
+        hint = f"; did you mean --data {folder.parent}?" if folder.name.endswith(".sqlite3") else ""
+        return f"{named}: it is a file, not a folder{hint}"
+    existing = next(p for p in (folder, *folder.parents) if p.exists())
+    if not existing.is_dir():
+        return f"{named}: cannot make the folder, {existing} is a file"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{named}: {existing} is not writable"
+    return None
+
+
+def config_problem(path: str | None) -> str | None:
+    """What is wrong with a config file named by ``--config``, or None.
+
+    A file someone names at a terminal is checked before the store is opened, so a
+    wrong one writes nothing (the usual site file is still read after the first frame,
+    where it costs no start-up time)."""
+    if path is None:
+        return None
+    from hardware.config import ConfigError, load_config
+
+    try:
+        load_config(path)
+    except ConfigError as err:
+        return str(err)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="table-noir", description="Open the Table Noir kiosk.")
     parser.add_argument("--size", choices=sorted(SIZES), default="800x480", help="window size (landscape)")
@@ -870,6 +909,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rotation", type=int, choices=(0, 90, 180, 270), default=0,
                         help="turn the picture (and touches) by this many degrees, for a portrait panel")
     args = parser.parse_args(argv)
+    # A --config or --data typed on the command line is checked before anything is written; the
+    # kiosk's own unit passes neither, so at a table a bad site file opens the explanation screen.
+    if problem := data_folder_problem(args.data) or config_problem(args.config):
+        print(f"table-noir: {problem}", file=sys.stderr)
+        return 2
     configure(SIZES[args.size], fullscreen=args.fullscreen, rotation=args.rotation)
     app_class = make_app_class()
     app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())

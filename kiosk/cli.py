@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -46,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"table-noir: unknown command {name!r}; try one of: {', '.join(COMMANDS)}", file=sys.stderr)
         return 2
     module = importlib.import_module(COMMANDS[name][0])
-    return int(module.main(argv) or 0)
+    try:
+        return int(module.main(argv) or 0)
+    except BrokenPipeError:  # `table-noir replay LOG | head`: the reader left early, nothing is wrong
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so the exit's flush stays quiet
+        return 1
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from .common import (
     adversaries, alive, alive_members, change_heat, ensure_living_cup, heal, narrator, new_conflict, pass_cup,
     plan_throws, revive_at_shotgun, single_team, teammates, trauma,
 )
-from .models import Conflict, GameState
+from .models import Conflict, Contestant, GameState
 
 FACE = Field("face", "int", min=0, max=9, rule="a d10 shows 0 to 9")
 ZONE = Field("zone", "choice", choices=ZONES, rule="a d10 lands inside, touching or outside the Target")
@@ -471,23 +471,31 @@ def _narration(state: GameState, result: int) -> str:
     c = state.live_conflict()
     n = c.narrator
     con = state.contestants[n]
+    # A Boon's flashback is the Narrator's whoever tells the outcome (docs/rules/hell-for-leather.md,
+    # "A Boon's flashback when someone else narrates"), so every cue that hands the outcome on keeps it.
+    flashback = f" Then {n} tells {_flashback(con)}." if result == BOON else ""
     if c.mode == "gauntlet":
-        return f"{n} says what happened, ten seconds at most: {RESULT_NAMES[result].lower()}" + \
+        told = f"{n} says what happened, ten seconds at most: {RESULT_NAMES[result].lower()}" + \
             (" (a failure)." if result == CURSE else ".")
+        return told + (f" Then {n} tells {_flashback(con)}, in ten seconds too." if result == BOON else "")
     if c.risks and c.mode == "play":
         if c.felony_grade:
             return f"The Adversary narrates: a {'*' * c.felony_grade} Felony ({FELONY_CUES[c.felony_grade]}) " \
-                   f"that leads to {'failure' if result == CURSE else 'success'}."
+                   f"that leads to {'failure' if result == CURSE else 'success'}.{flashback}"
         return f"The Adversary narrates the outcome through {n}'s Instinct, {con.instinct}: " \
-               f"{INSTINCT_CUES.get(con.instinct, '')}."
+               f"{INSTINCT_CUES.get(con.instinct, '')}.{flashback}"
     if result == BOON:
-        return f"{n} narrates a glorious success, then a happy flashback with their Why? ({con.why}) and a hobby " \
-               f"({' or '.join(con.hobbies)})."
+        return f"{n} narrates a glorious success, then {_flashback(con)}."
     if result == MERIT:
         return f"{n} narrates the success; no new scene."
     if result == PASS:
         return "The Adversary narrates success with a complication."
     return "The Adversary narrates the failure."
+
+
+def _flashback(con: Contestant) -> str:
+    """What a Boon's flashback must hold: a good moment with the contestant's Why? and a hobby."""
+    return f"a happy flashback with their Why? ({con.why}) and a hobby ({' or '.join(con.hobbies)})"
 
 
 def finish_result(state: GameState, result: int, fail_only: bool = False) -> list[Event]:
