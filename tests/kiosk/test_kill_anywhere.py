@@ -27,8 +27,13 @@ def test_random_kills_over_chained_resumes_and_undos_lose_nothing_shown(tmp_path
     if game not in games.available():
         pytest.skip(f"{game} engine has not landed yet")
     tally = Tally()
-    play_with_kills(tmp_path / "kills.sqlite3", game, seed=11, rng=random.Random(f"kill-{game}"), tally=tally,
-                    window_s=WINDOW_S, steps=STEPS, max_rounds=ROUNDS, games_to_finish=ROUNDS)
+    for attempt in range(4):  # on a busy machine a short game may end before the kill lands: play on
+        tally.known = []  # a new store: no game in play yet
+        play_with_kills(tmp_path / f"kills-{attempt}.sqlite3", game, seed=11 + attempt,
+                        rng=random.Random(f"kill-{game}-{attempt}"), tally=tally,
+                        window_s=WINDOW_S, steps=STEPS, max_rounds=ROUNDS, games_to_finish=ROUNDS)
+        if tally.kills >= 2:
+            break
     assert tally.failures == []
     assert tally.kills >= 2 and tally.actions > 0
     assert tally.resumes + tally.games >= 1  # a kill was resumed from, or a game played on to its end
