@@ -292,11 +292,11 @@ class PhoneServer:
         loop.close()
 
     async def _open(self) -> None:
-        self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False)
+        self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False, shutdown_timeout=0.5)
         await self._runner.setup()
         try:
             for address in self.listen:
-                site = web.TCPSite(self._runner, address, self.port, shutdown_timeout=0.5)
+                site = web.TCPSite(self._runner, address, self.port)
                 await site.start()
                 if self.port == 0:  # tests: the port the system gave us, for every address after
                     self.port = site._server.sockets[0].getsockname()[1]
