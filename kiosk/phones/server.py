@@ -68,6 +68,8 @@ class PhoneServer:
         self.frames: dict[str, str] = {}
         """The last frame each player was sent, for a phone that joins or rejoins."""
         self.conns: dict[int, Conn] = {}
+        self.rate = (10.0, 20)
+        """Messages a second a phone may send on average, and in one burst (a person taps far slower)."""
         self.tap: Callable[[str, str], None] | None = None
         """Tests and benchmarks: called with (player, text) for every frame sent to a phone."""
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -92,7 +94,7 @@ class PhoneServer:
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=64 * 1024)
         await ws.prepare(request)
         self._next_conn += 1
-        cid, conn = self._next_conn, Conn(ws)
+        cid, conn = self._next_conn, Conn(ws, limit=RateLimit(*self.rate))
         self.conns[cid] = conn
         try:
             await self._serve(cid, conn, request.remote or "?")

@@ -56,7 +56,9 @@ class Phone:
         await self.send({"type": "act", "id": request, "action": action, "fields": fields})
         while True:
             data = await self.next()
-            if data["type"] in ("done", "refused") and data.get("id") == request:
+            if data["type"] in ("done", "refused") and data.get("id") in (request, None):
+                return data
+            if data["type"] == "ended":  # the action ended the game: the phone is let go at once
                 return data
 
     def states(self) -> list[dict[str, Any]]:
@@ -84,10 +86,11 @@ class Table:
 
 
 @asynccontextmanager
-async def table(tmp_path, game: str = "even-odd", setup: dict[str, Any] | None = None):
+async def table(tmp_path, game: str = "even-odd", setup: dict[str, Any] | None = None, rate=(10.0, 20)):
     t = Table(tmp_path, game, setup or {"seed": 3, "players": ["Ann", "Bo", "Cy", "Di"]})
     loop = asyncio.get_running_loop()
     t.server.loop = loop
+    t.server.rate = rate
     t.controller = Controller(post=lambda fn: loop.call_soon_threadsafe(fn))
     t.controller.runner = t.runner
     t.controller.on_handled.append(t.bridge.handled)
