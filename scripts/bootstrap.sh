@@ -6,8 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # System packages: a virtual screen for UI tests and screenshots, OpenSCAD for
-# the enclosure, and the libraries Kivy's window needs.
-system_packages=(xvfb xauth openscad libgl1 libmtdev1 xclip)
+# the enclosure, the libraries Kivy's window needs, and Chromium for the phone page's end-to-end tests.
+system_packages=(xvfb xauth openscad libgl1 libmtdev1 xclip chromium)
 missing=()
 for pkg in "${system_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
