@@ -83,7 +83,7 @@ def _hell_for_leather(view: dict[str, Any], me: str) -> list[str]:
     lines = [f"You play {c.get('name') or 'a contestant with no name yet'}, on team {c.get('team')}."]
     if c.get("vocation"):
         lines.append(f"Vocation: {c['vocation']}; from {c.get('hometown') or 'somewhere'}.")
-    lines.append(f"Your Drive is {c.get('drive')}.")
+    lines.append(f"Your Drive: {c.get('drive')}.")
     if c.get("skills"):
         lines.append("Your skills: " + ", ".join(map(str, c["skills"])) + ".")
     if view.get("narrator") == me:
