@@ -226,8 +226,9 @@ class PhoneServer:
 
     def use(self, book: SeatBook | None) -> None:
         """A new game's seats (or none): phones of the last game are told it has ended."""
-        def swap() -> None:
-            old, self.book = self.book, book
+        old, self.book = self.book, book  # at once, so the Join screen can show the new links
+
+        def swap() -> None:  # on the server's thread, in order with the frames pushed before and after
             self.frames = {}
             if old is not None:
                 self._drop(old.close(), "This game has ended.")
