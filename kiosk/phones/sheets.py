@@ -64,7 +64,7 @@ def _promise_hollows(view: dict[str, Any], me: str) -> list[str]:
         lines.append(f"Your enemy is {private['enemy']}.")
         shown = mine.get("revealed_parts") or []
         lines.append("Revealed to the table so far: " + ", ".join(shown) + "." if shown
-                     else "None of it has been revealed to the table.")
+                     else "You have revealed none of it to the table yet.")
     if mine.get("criminal"):
         lines.append("You are the criminal.")
     if mine.get("locked_card"):
