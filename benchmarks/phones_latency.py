@@ -113,6 +113,9 @@ def main() -> int:
     parser.add_argument("--taps", type=int, default=150, help="measured taps per run and path")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--long", type=int, default=3000, help="actions in the memory run")
+    parser.add_argument("--memory-only", action="store_true", help="skip the latency runs")
+    parser.add_argument("--without-phones", action="store_true",
+                        help="the memory run's baseline: the same session with phones turned off")
     args = parser.parse_args()
     from kiosk import drive
 
@@ -121,7 +124,8 @@ def main() -> int:
     free = port.getsockname()[1]
     port.close()
     tmp = Path(tempfile.mkdtemp(prefix="tn-phones-bench-"))
-    (tmp / "table-noir.toml").write_text(f'[phones]\nport = {free}\n')
+    off = "[kiosk]\nphones = false\n" if args.without_phones else ""
+    (tmp / "table-noir.toml").write_text(f'{off}[phones]\nport = {free}\n')
     app = drive.start(str(tmp / "data"), maxfps=60, config_path=str(tmp / "table-noir.toml"))
     from kivy.base import EventLoop
 
@@ -136,7 +140,8 @@ def main() -> int:
         app.go_home()
         app.start_game("promise-hollows", {"seed": seed, "players": PLAYERS})
         for player in PLAYERS:
-            phones.join(player, app.phones.server.join_url(player))
+            if app.phones is not None:
+                phones.join(player, app.phones.server.join_url(player))
         for _ in range(5):
             EventLoop.idle()
 
@@ -209,7 +214,7 @@ def main() -> int:
 
     print(f"phones: {len(PLAYERS)} connected over loopback, Promise Hollows, kiosk at 60 fps, {args.taps} taps a run")
     medians, p95s, ratios = [], [], []
-    for run in range(args.runs):
+    for run in range(0 if args.memory_only else args.runs):
         base, _ = measure("queue", 100 + run)
         screen, phone = measure("phone", 200 + run)
         m, b = statistics.median(screen), statistics.median(base)
@@ -220,8 +225,9 @@ def main() -> int:
               f"-> that phone's new view median {statistics.median(phone):.1f} ms, p95 {p95(phone):.1f} ms; "
               f"baseline (same answer put in the queue directly) median {b:.1f} ms, p95 {p95(base):.1f} ms; "
               f"ratio {m / b:.2f}")
-    print(f"over {args.runs} runs: median {min(medians):.1f}-{max(medians):.1f} ms, p95 {min(p95s):.1f}-{max(p95s):.1f} ms, "
-          f"ratio to the baseline {min(ratios):.2f}-{max(ratios):.2f}")
+    if medians:
+        print(f"over {args.runs} runs: median {min(medians):.1f}-{max(medians):.1f} ms, p95 {min(p95s):.1f}-{max(p95s):.1f} ms, "
+              f"ratio to the baseline {min(ratios):.2f}-{max(ratios):.2f}")
 
     # memory over a long session, all eight phones connected, each reloading every 100 actions
     import gc
@@ -237,7 +243,7 @@ def main() -> int:
         before = len(app.runner.session.log)
         advance(rng)
         done += len(app.runner.session.log) > before
-        if done % 100 == 0:
+        if done % 100 == 0 and app.phones is not None:
             for player in PLAYERS:
                 phones.join(player, app.phones.server.join_url(player))
         if done % 10 == 0:
@@ -245,10 +251,13 @@ def main() -> int:
     for _ in range(10):
         EventLoop.idle()
     gc.collect()
-    print(f"memory: {start:.1f} MB resident with 8 phones joined; after {done} more actions "
+    who = "phones turned off" if app.phones is None else "8 phones joined"
+    print(f"memory: {start:.1f} MB resident with {who}; after {done} more actions "
           f"({time.perf_counter() - t0:.0f} s, every phone reloaded every 100) {rss_mb():.1f} MB "
-          f"({rss_mb() - start:+.1f} MB); open phone connections on the server: {len(app.phones.server.conns)}")
-    phones.run(phones.session.close())
+          f"({rss_mb() - start:+.1f} MB); open phone connections on the server: "
+          f"{len(app.phones.server.conns) if app.phones else 0}")
+    if phones.session is not None:
+        phones.run(phones.session.close())
     drive.stop(app)
     return 0
 
