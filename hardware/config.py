@@ -133,6 +133,34 @@ class KioskConfig(Strict):
     operator_pin_hash: str | None = Field(None, pattern=HASH_PATTERN, repr=False,
                                           description="the operator PIN as `table-noir pin-hash` prints it")
     idle_attract_s: int = Field(300, ge=30, le=7200, description="idle time before attract mode")
+    phones: bool = Field(True, description="let players join with their own phones (see docs/phones.md)")
+
+
+class PhonesConfig(Strict):
+    """Where the phone page is served (docs/phones.md). Off in ``kiosk.phones`` means not at all."""
+
+    listen: list[str] = Field(
+        default_factory=lambda: ["127.0.0.1"], min_length=1, max_length=4,
+        description="the addresses the phone server listens on; the kiosk's hotspot address on a Pi (10.42.0.1)")
+    port: int = Field(8470, ge=1024, le=65535, description="the port the phone server listens on")
+    join_host: str = Field("", max_length=253, pattern=r"^[A-Za-z0-9.:\[\]-]*$",
+                           description="the host name in the join link; empty: the first listen address")
+    network_name: str = Field("", max_length=32, description="the Wi-Fi network players join, shown on the join screen")
+    network_password: str = Field("", max_length=63, description="its password, shown on the join screen")
+
+    @model_validator(mode="after")
+    def _listen_on_addresses(self) -> "PhonesConfig":
+        import ipaddress
+
+        bad = []
+        for address in self.listen:
+            try:
+                ipaddress.ip_address(address)
+            except ValueError:
+                bad.append(address)
+        if bad:
+            raise ValueError(f"phones.listen: {', '.join(map(repr, bad))} is not an IP address (for example 10.42.0.1)")
+        return self
 
     @property
     def plain_pin_in_file(self) -> bool:
@@ -145,6 +173,7 @@ class Config(Strict):
     tray: TrayConfig = TrayConfig()
     geometry: GeometryConfig = GeometryConfig()
     kiosk: KioskConfig = KioskConfig()
+    phones: PhonesConfig = PhonesConfig()
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:

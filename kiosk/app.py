@@ -121,7 +121,7 @@ def make_app_class():
     from kiosk.recovery import open_store
     from kiosk.store import default_path
     from kiosk.ui import theme
-    from kiosk.ui.theme import Filled, Text, px
+    from kiosk.ui.theme import Big, Filled, Text, px
 
     # Only what the home screen needs is imported before the first frame; the rest
     # (play screen, overlays, controller, sim panel) is imported when first used.
@@ -164,6 +164,9 @@ def make_app_class():
             self.last_event = self.last_input  # the last hardware event of any kind
             self.before_attract = "home"
             self.first_frame_at: float | None = None
+            self.phones = None  # kiosk.phones.bridge.PhoneBridge while the phone server runs
+            self.phones_problem: str | None = None
+            self._phones_tried = False
 
         @property
         def config_hw(self):
@@ -312,6 +315,9 @@ def make_app_class():
                 shown = self._show_startup_problems()
                 if not shown and self.is_pi and self._hardware_confirmed() is None:
                     self.open_hwsetup()  # the first start on a Pi: find the tray, learn the pads
+            if not self._phones_tried:
+                self._phones_tried = True
+                self._open_phones()
             self._load_engines()
 
         def _show_startup_problems(self) -> bool:
@@ -415,14 +421,15 @@ def make_app_class():
         # -- screens are built on first use, so the home screen shows at once ----------
 
         SCREENS = {"home": "HomeScreen", "setup": "SetupScreen", "play": "PlayScreen", "rules": "RulesScreen",
-                   "operator": "OperatorScreen", "attract": "AttractScreen"}
+                   "operator": "OperatorScreen", "attract": "AttractScreen", "join": "JoinScreen"}
+        MODULES = {"play": "kiosk.ui.play", "join": "kiosk.ui.join"}
 
         def _screen(self, name: str):
             screen = self._screens.get(name)
             if screen is None:
                 import importlib
 
-                module = importlib.import_module("kiosk.ui.play" if name == "play" else "kiosk.ui.screens")
+                module = importlib.import_module(self.MODULES.get(name, "kiosk.ui.screens"))
                 kind = getattr(module, self.SCREENS[name])
                 screen = self._screens[name] = kind(self)
                 if name != "home":
@@ -539,6 +546,7 @@ def make_app_class():
             self.controller = Controller(pads, tray, post=lambda fn: trigger())
             self.controller.on_message = self.message
             self.controller.on_handled.append(self._hardware_activity)
+            self.controller.on_handled.append(self._phone_handled)
             self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
             self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
 
@@ -570,6 +578,7 @@ def make_app_class():
             self.show_screen("home")
 
         def on_stop(self) -> None:
+            self._close_phones()
             self._close_hardware()
             self.store.close()
             gc.unfreeze()  # what start-up built may be garbage now (tests start many kiosks in one process)
@@ -585,6 +594,8 @@ def make_app_class():
         def go_home(self) -> None:
             self.ready()
             self.controller.runner = None
+            if self.phones is not None:
+                self.phones.detach()  # the game's join links stop working
             self.show_screen("home")
             self.home.rebuild()
             # Between games nobody is in the middle of an action: free what the last game
@@ -613,6 +624,9 @@ def make_app_class():
             self.runner = runner
             self.controller.runner = runner
             self.play.attach(runner)
+            if self.phones is not None:
+                self.phones.attach(runner)
+            self._show_join_button()
             self.show_screen("play")
             if self.sim_panel is not None:
                 self.sim_panel.rebuild()
@@ -638,6 +652,82 @@ def make_app_class():
                 overlay.dismiss()
             self.message(f"{err}. It was taken back: check the storage, then play it again.")
             return True
+
+        # -- phones (kiosk.phones, docs/phones.md) ---------------------------------------
+
+        def phones_on(self) -> bool:
+            return bool(self.config_hw.kiosk.phones)
+
+        def _open_phones(self) -> None:
+            """Start the phone server if the settings allow phones; a port in use is a message, not a crash."""
+            self.phones_problem = None
+            if not self.phones_on() or self.phones is not None:
+                return
+            from kiosk.phones.bridge import PhoneBridge
+            from kiosk.phones.server import PhoneServer
+
+            cfg = self.config_hw.phones
+            server = PhoneServer(cfg.listen, cfg.port, submit=self._phone_submit, join_host=cfg.join_host)
+            try:
+                server.start()
+            except OSError as err:
+                log.warning("phone server not started on %s port %s: %s", cfg.listen, cfg.port, err.strerror or err)
+                self.phones_problem = (f"Phones cannot join: port {cfg.port} on {', '.join(cfg.listen)} is not "
+                                       f"available ({err.strerror or err}). Pads and the touchscreen work as always.")
+                return
+            self.phones = PhoneBridge(server)
+            if self.runner is not None and self.sm.current == "play":
+                self.phones.attach(self.runner)
+
+        def _close_phones(self) -> None:
+            if self.phones is not None:
+                self.phones.detach()
+                self.phones.server.stop()
+                self.phones = None
+
+        def _phone_submit(self, event) -> None:
+            """A phone's action (on the server's thread): into the controller's queue, like a pad press."""
+            controller = self.controller
+            if controller is not None:
+                controller.receive(event)
+
+        def _phone_handled(self, handled) -> None:
+            if self.phones is not None:
+                self.phones.handled(handled)
+
+        def ask_phones(self, on: bool) -> None:
+            """Phones on or off is the operator's call: the PIN first."""
+            self.ask_operator(lambda: self.set_phones(on), why="Operator PIN to turn phones " + ("on" if on else "off"))
+
+        def set_phones(self, on: bool) -> None:
+            problem = self.change_setting("phones", on)
+            if problem:
+                self.message(problem)
+                return
+            if on:
+                self._open_phones()
+            else:
+                self._close_phones()
+            self._show_join_button()
+            if self.sm.current == "join":
+                self.join.refresh()
+
+        def open_join(self) -> None:
+            self.join.back_to = self.sm.current if self.sm.current != "join" else "play"
+            self.show_screen("join")
+
+        join = property(lambda self: self._screen("join"))
+
+        def _show_join_button(self) -> None:
+            """The play screen's "Phones" button, beside Rules (there while a game is on screen)."""
+            bar = self.play.bar
+            for old in [b for b in bar.children if getattr(b, "tag", "") == "bar:phones"]:
+                bar.remove_widget(old)
+            b = Big("Phones", kind="quiet", size=14, size_hint_x=0.09)
+            b.tag = "bar:phones"
+            b.bind(on_release=lambda *_: self.open_join())
+            rules = next(w for w in bar.children if getattr(w, "tag", "") == "bar:rules")
+            bar.add_widget(b, index=bar.children.index(rules) + 1)
 
         # -- overlays and messages ---------------------------------------------------
 

@@ -156,11 +156,15 @@ class Controller:
             captured(event)
         elif self.runner is not None and self.runner.outcome is None:
             adapter = adapters.for_game(self.runner.engine.game)
+            # A phone (kiosk.phones) brings its action ready-made; its refusals go back to that
+            # phone only, so the shared screen never tells which input a player used.
+            phone = getattr(event, "from_phone", False)
             try:
-                data = adapter.action_for(event, self.runner, self.tray_state)
+                data = event.action() if phone else adapter.action_for(event, self.runner, self.tray_state)
             except RuleError as err:  # e.g. a wager locked below the minimum: say so, keep the entry open
                 data, result.error = None, str(err)
-                self._refused(event, err)
+                if not phone:
+                    self._refused(event, err)
             hint = getattr(adapter, "hint", None)
             if hint:  # the tray told part of the story: the screen asks for the rest
                 adapter.hint = None
@@ -171,7 +175,8 @@ class Controller:
                     self.runner.propose(data)
                 except RuleError as err:
                     result.error = str(err)
-                    self._refused(event, err)
+                    if not phone:
+                        self._refused(event, err)
         result.t_done = time.monotonic()
         for listener in list(self.on_handled):
             listener(result)
@@ -187,6 +192,8 @@ class Controller:
             self.on_message(f"{_who(event, self.runner)}: {err.message}")
 
     def _note(self, event: HardwareEvent) -> None:
+        if getattr(event, "from_phone", False):
+            return  # nothing about a phone's input is shown (not even that there was one)
         s = self.tray_state
         if isinstance(event, ButtonPressed):
             self.held.add((event.player, event.button.value))

@@ -1,0 +1,84 @@
+"""The UI-thread side of the phones: from the game to each phone, and phone answers back.
+
+``PhoneBridge`` listens to the runner like the play screen does. After every
+accepted action (from a pad, the touchscreen or a phone) it builds each
+player's frame on the UI thread, where the game is never half-changed, and
+hands it to the server's thread. A frame is that player's view, their recap
+and their sheet, all from ``session.view(player)`` and ``recap(player)``;
+nothing else about the game is sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import sheets
+from .seats import SeatBook
+from .server import PhoneServer
+
+RECAP_LINES = 6
+
+
+class PhoneBridge:
+    def __init__(self, server: PhoneServer) -> None:
+        self.server = server
+        self.runner = None
+        self.book: SeatBook | None = None
+
+    def attach(self, runner) -> None:
+        """A game is on screen: new seats, new tokens, and the first frames."""
+        self.detach()
+        self.runner = runner
+        runner.listeners.append(self._changed)
+        self._new_book()
+
+    def detach(self) -> None:
+        """No game on screen (home, or another game): the old game's tokens die."""
+        if self.runner is not None and self._changed in self.runner.listeners:
+            self.runner.listeners.remove(self._changed)
+        self.runner, self.book = None, None
+        self.server.use(None)
+
+    def _new_book(self) -> None:
+        self.book = SeatBook(self.runner.players())
+        self.server.use(self.book)
+        self.push_all()
+
+    def frame(self, player: str) -> dict[str, Any]:
+        """Everything ``player``'s phone is sent, from that player's view alone."""
+        session = self.runner.session
+        view = session.view(player)
+        return {
+            "player": player,
+            "title": self.runner.engine.title,
+            "you": view,
+            "sheet": sheets.sentences(self.runner.engine.game, view, player),
+            "recap": session.recap(player, last=RECAP_LINES),
+        }
+
+    def push_all(self) -> None:
+        if self.runner is None:
+            return
+        for player in self.runner.players():
+            self.server.push(player, self.frame(player))
+
+    def _changed(self, change) -> None:
+        if self.book is not None and not self.book.open and self.runner.outcome is None:
+            self._new_book()  # the end was undone: a fresh set of seats (the old tokens stay dead)
+            return
+        self.push_all()
+        if self.runner.outcome is not None:
+            self.server.end(f"The game is over. {self.runner.outcome}")
+
+    def handled(self, result) -> None:
+        """The controller's answer to a phone's action goes back to that phone only."""
+        event = result.event
+        if not getattr(event, "from_phone", False):
+            return
+        error = result.error
+        if error is None and result.action is None:
+            error = "there is no game to answer right now"
+        self.server.reply(event.conn, event.request, error)
+
+    def free(self, player: str) -> None:
+        self.server.free(player)
