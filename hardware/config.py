@@ -135,6 +135,11 @@ class KioskConfig(Strict):
     idle_attract_s: int = Field(300, ge=30, le=7200, description="idle time before attract mode")
     phones: bool = Field(True, description="let players join with their own phones (see docs/phones.md)")
 
+    @property
+    def plain_pin_in_file(self) -> bool:
+        """True when the PIN in force is a plain one of the site's own (better: its hash)."""
+        return self.operator_pin_hash is None and self.operator_pin not in (None, DEFAULT_PIN)
+
 
 class PhonesConfig(Strict):
     """Where the phone page is served (docs/phones.md). Off in ``kiosk.phones`` means not at all."""
@@ -161,11 +166,6 @@ class PhonesConfig(Strict):
         if bad:
             raise ValueError(f"phones.listen: {', '.join(map(repr, bad))} is not an IP address (for example 10.42.0.1)")
         return self
-
-    @property
-    def plain_pin_in_file(self) -> bool:
-        """True when the PIN in force is a plain one of the site's own (better: its hash)."""
-        return self.operator_pin_hash is None and self.operator_pin not in (None, DEFAULT_PIN)
 
 
 class Config(Strict):
