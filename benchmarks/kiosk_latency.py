@@ -54,7 +54,6 @@ def main() -> int:
     from kivy.base import EventLoop
 
     from hardware.events import ButtonColour, ButtonPressed, ThrowSettled, Zone
-    from kiosk.rules import RuleError, bot
     from kiosk.ui import overlays
 
     overlays.ANIMATION_SCALE["value"] = 0
@@ -90,15 +89,6 @@ def main() -> int:
     Window.bind(on_flip=flip_starts)
     breakdown: dict[str, list[tuple[float, float, float, float]]] = {}
 
-    def advance(rng) -> None:
-        prompts = [p for p in app.runner.awaiting() if not p.optional] or app.runner.awaiting()
-        for _ in range(100):
-            try:
-                app.runner.propose(bot.fill(rng.choice(prompts), rng))
-                return
-            except RuleError:
-                continue
-
     def measure(game: str, make_event) -> list[float]:
         rng = random.Random(1)
         app.go_home()
@@ -114,7 +104,7 @@ def main() -> int:
                 o.dismiss()
             made = make_event(rng)
             if made is None:
-                advance(rng)
+                drive.bot_move(app, rng)
                 EventLoop.idle()
                 continue
             port, event = made
@@ -135,7 +125,7 @@ def main() -> int:
                          (flip - parts["h1"]) * 1000, (end - flip) * 1000))
                     break
             else:
-                advance(rng)
+                drive.bot_move(app, rng)
         return samples
 
     def throw(rng):

@@ -145,15 +145,6 @@ def main() -> int:
         for _ in range(5):
             EventLoop.idle()
 
-    def advance(rng) -> None:
-        prompts = [p for p in app.runner.awaiting() if not p.optional] or app.runner.awaiting()
-        for _ in range(100):
-            try:
-                app.runner.propose(bot.fill(rng.choice(prompts), rng))
-                return
-            except RuleError:
-                continue
-
     def legal(rng):
         """A player's answer the rules will take (tried on a copy of the game, not timed)."""
         from kiosk.rules import Session
@@ -184,7 +175,7 @@ def main() -> int:
                 o.dismiss()
             data = legal(rng)
             if data is None:
-                advance(rng)
+                drive.bot_move(app, rng)
                 EventLoop.idle()
                 continue
             before = len(app.runner.session.log)
@@ -203,7 +194,7 @@ def main() -> int:
                     screen.append((time.perf_counter() - sent["t"]) * 1000)
                     break
             else:
-                advance(rng)
+                drive.bot_move(app, rng)
                 continue
             end = time.perf_counter() + 1.0
             while data["player"] not in phones.got_state and time.perf_counter() < end:
@@ -241,7 +232,7 @@ def main() -> int:
         if app.runner.outcome is not None:
             new_game(rng.randrange(10**6))
         before = len(app.runner.session.log)
-        advance(rng)
+        drive.bot_move(app, rng)
         done += len(app.runner.session.log) > before
         if done % 100 == 0 and app.phones is not None:
             for player in PLAYERS:

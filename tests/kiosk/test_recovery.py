@@ -242,14 +242,7 @@ def test_a_bad_config_opens_the_explanation_with_a_way_into_the_operator_menu(tm
 
 
 def _stop(app) -> None:
-    """Stop a kiosk started here and take its widgets off the shared window (the next
-    kiosk in this process must not find this one's buttons)."""
-    from kivy.core.window import Window
-
+    """Stop a kiosk started here (``drive.stop`` also takes it off the shared window)."""
     from kiosk import drive
 
-    for overlay in list(app.overlays):
-        overlay.dismiss()
     drive.stop(app)
-    if app.root is not None and app.root.parent is Window:
-        Window.remove_widget(app.root)
