@@ -126,10 +126,8 @@ class JoinScreen(Screen):
                 "Phones are off. The pads and the touchscreen work as always." if not self.app.phones_on()
                 else "Phones can join once a game is on the table.")
             return
-        network = (f"Wi-Fi [b]{esc(cfg.network_name)}[/b]"
-                   + (f", password [b]{esc(cfg.network_password)}[/b]" if cfg.network_password else "")
-                   + ". ") if cfg.network_name else ""
-        self.help.text = (f"{network}Scan your seat's code with your phone's camera, or open "
+        network = wifi_text(cfg)
+        self.help.text = (f"{network + ' ' if network else ''}Scan your seat's code with your phone's camera, or open "
                           f"[b]{esc(bridge.server.base_url())}[/b] and type the code. "
                           "Your phone shows only what is yours.")
         players = bridge.book.players()
@@ -144,3 +142,11 @@ class JoinScreen(Screen):
         for player, card in self.cards.items():
             seat = bridge.book.seat(player)
             card.show(bridge.server.join_url(player), seat.code, player in joined, seat.taken)
+
+
+def wifi_text(phones) -> str:
+    """The Wi-Fi players join, with its password, in markup ("" when none is set)."""
+    if not phones.network_name:
+        return ""
+    password = f", password [b]{esc(phones.network_password)}[/b]" if phones.network_password else ""
+    return f"Wi-Fi [b]{esc(phones.network_name)}[/b]{password}."

@@ -59,6 +59,7 @@ class HomeScreen(Screen):
             self.root_box.add_widget(self.problems, index=len(self.root_box.children) - 1)  # under the title row
         elif not problems and self.problems.parent is not None:
             self.root_box.remove_widget(self.problems)
+        self._show_wifi()
         unfinished = self.app.store.unfinished() if self.app.store else []
         if self.resume.parent is not None:
             self.root_box.remove_widget(self.resume)
@@ -68,6 +69,22 @@ class HomeScreen(Screen):
             self.resume.text = f"Resume {esc(self.app.title_of(info.game))}: {info.actions} moves, last at {when}"
             self.resume.sid = info.id
             self.root_box.add_widget(self.resume, index=len(self.root_box.children) - 1)  # under the title row
+
+    def _show_wifi(self) -> None:
+        """With phones on and a network set, the Wi-Fi to join and its password, under the title
+        (only once the configuration has been read: the first frame does not wait for it)."""
+        from .join import wifi_text
+
+        config = self.app._config_hw
+        text = ""
+        if config is not None and config.kiosk.phones:
+            network = wifi_text(config.phones)
+            text = f"Phones: join {network} In a game, tap Phones for your seat's code." if network else ""
+        self.wifi.text = text
+        if text and self.wifi.parent is None:
+            self.root_box.add_widget(self.wifi, index=len(self.root_box.children) - 1)
+        elif not text and self.wifi.parent is not None:
+            self.root_box.remove_widget(self.wifi)
 
     def _build(self, menu) -> None:
         box = self.root_box
@@ -81,6 +98,8 @@ class HomeScreen(Screen):
         box.add_widget(head)
         self.problems = Text("", size=15, color=theme.WARN)
         self.problems.tag = "home:problems"
+        self.wifi = Text("", size=15, color=theme.DIM)
+        self.wifi.tag = "home:wifi"
         self.resume = Big("", kind="accent", size=19)
         self.resume.tag = "home:resume"
         self.resume.bind(on_release=lambda btn: self.app.resume(btn.sid))
@@ -341,6 +360,8 @@ class OperatorScreen(Screen):
         c = self.app.controller
         tray = c.tray_state if c else None
         if self.mode == "settings":
+            from .join import wifi_text
+
             cfg = self.app.config_hw
             here = self.app.store.settings()  # the settings changed on the kiosk
             self.info.text = (
@@ -349,6 +370,8 @@ class OperatorScreen(Screen):
                 f"({'changed here' if 'idle_attract_s' in here else 'from table-noir.toml'})\n"
                 f"Operator PIN: {'changed here' if 'operator_pin_hash' in here else 'from table-noir.toml'}"
                 f"{plain_pin_note(getattr(self.app, '_config_file', cfg).kiosk) if 'operator_pin_hash' not in here else ''}\n"
+                f"Phones: {'on' if cfg.kiosk.phones else 'off'}"
+                f"{(' (' + wifi_text(cfg.phones) + ')') if cfg.kiosk.phones and cfg.phones.network_name else ''}\n"
                 f"Pads: {cfg.pads.backend}, {len(cfg.pads.pins)} wired\n"
                 f"Tray: {cfg.tray.backend} ({cfg.tray.serial_port})\n"
                 "Pins, tray and sensor: edit table-noir.toml, then restart\n"

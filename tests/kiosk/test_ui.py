@@ -1250,3 +1250,19 @@ def test_a_touch_that_began_before_the_screen_changed_presses_nothing_on_the_new
     touch.touch_up()
     drive.pump(1)
     assert [(a.player, a.amount) for a in app.runner.session.log[2:]] == [("Ann", 2)]
+
+
+def test_home_and_the_settings_say_which_wifi_phones_join(app, monkeypatch):
+    phones = app.config_hw.phones.model_copy(update={"network_name": "TableNoir", "network_password": "noir-1234"})
+    monkeypatch.setattr(app, "_config_hw", app.config_hw.model_copy(update={"phones": phones}))
+    app.home.rebuild()
+    shown = drive.find("home:wifi").text
+    assert "TableNoir" in shown and "noir-1234" in shown
+    open_operator(app)
+    drive.press("op:settings")
+    assert "TableNoir" in app.operator.info.text
+    drive.press("op:back")
+    monkeypatch.setattr(app, "_config_hw", app.config_hw.model_copy(update={"phones": phones.model_copy(
+        update={"network_name": ""})}))
+    app.home.rebuild()
+    assert not drive.find_all("home:wifi")
