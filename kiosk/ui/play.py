@@ -573,7 +573,8 @@ class PlayScreen(Screen):
         """Open ``player``'s private sheet (and ``prompt``, a secret choice of theirs) only
         for them: a player with a pad holds Gray on it; one without needs the host's PIN.
         Either way the table is told whose sheet was opened."""
-        seat = self.runner.players().index(player) + 1
+        players = self.runner.players()
+        seat = players.index(player) + 1 if player in players else 0  # 0: no seat, so no pad of their own
         controller = self.app.controller
         runner = self.runner
 
