@@ -486,7 +486,10 @@ class Clincher(Engine):
         card = parse_card(a.card)
         if card in state.entered:
             raise RuleError(RULE_PHYSICAL_CARD, f"{card_name(card)} was entered already for this draw")
-        if card not in state.deck:
+        # A discard is possible too: when the deck runs out mid-move, the table shuffles its discards
+        # into a new deck (empty_deck = "reshuffle"). Whether this card may come now is settled by the
+        # try below, which refuses a discard while the deck still has cards (see _draw).
+        if card not in state.deck and card not in state.discards:
             raise RuleError(RULE_PHYSICAL_CARD, f"{card_name(card)} is not in the deck: {where_is(state, card)}")
         if state.waiting is None:  # the draw phase always has a waiting move
             raise RuleError("what happens next", "no move is waiting for a card")

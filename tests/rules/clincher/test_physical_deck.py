@@ -105,7 +105,9 @@ def test_random_physical_deck_sessions_conserve_the_cards_and_replay(setup, seed
         if session.outcome is not None:
             break
         if session.state.phase == "draw":
-            unseen = [c for c in session.state.deck if c not in session.state.entered]
+            # the deck's cards; once it is spent, the discards the table shuffles into a new one
+            unseen = ([c for c in session.state.deck if c not in session.state.entered]
+                      or [c for c in session.state.discards if c not in session.state.entered])
             session.apply({"type": "draw", "player": session.state.gm, "card": rng.choice(unseen)})
         else:
             bot.step(session, rng, optional_chance=eager)
@@ -113,3 +115,34 @@ def test_random_physical_deck_sessions_conserve_the_cards_and_replay(setup, seed
     assert session.outcome is not None
     assert_replays(session)
     assert_undo_redo(session, steps=6)
+
+
+@pytest.mark.parametrize("seed,setup_seed", [(2, 596), (2, 0)])
+def test_a_deck_spent_in_the_middle_of_a_draw_goes_on_with_the_reshuffled_discards(seed, setup_seed):
+    """Found by the property test in CI: with the deck spent while a move waited for cards, no card
+    could be entered at all (only the deck's were taken, and it was empty), so the game stuck."""
+    setup = {"players": ["Ann", "Bo"], "tokens": {"red": 2, "yellow": 2, "green": 1}, "gm_supply": "unlimited",
+             "gm_tokens": {"red": 0, "yellow": 1, "green": 1}, "precedence": "first_press",
+             "empty_deck": "reshuffle", "fresh_deck_each_scene": False, "seed": setup_seed, "deck": "physical"}
+    session = Session(ENGINE, setup)
+    rng = random.Random(seed)
+    spent_while_waiting = False
+    for _ in range(3000):
+        if session.outcome is not None:
+            break
+        if session.state.phase == "draw":
+            in_deck = [c for c in session.state.deck if c not in session.state.entered]
+            if not in_deck:
+                spent_while_waiting = True
+                discard = next(c for c in session.state.discards if c not in session.state.entered)
+                session.apply({"type": "draw", "player": session.state.gm, "card": discard})
+            else:
+                if session.state.discards:  # a discard is refused while the deck still has cards
+                    with pytest.raises(RuleError, match="is not in the deck"):
+                        session.apply({"type": "draw", "player": session.state.gm,
+                                       "card": session.state.discards[0]})
+                session.apply({"type": "draw", "player": session.state.gm, "card": rng.choice(in_deck)})
+        else:
+            bot.step(session, rng, optional_chance=0.02)
+    assert session.outcome is not None and spent_while_waiting
+    assert_replays(session)
