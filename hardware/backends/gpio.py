@@ -34,6 +34,7 @@ themselves.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import warnings
@@ -47,6 +48,8 @@ from gpiozero.exc import BadPinFactory, GPIOZeroError, PinFactoryFallback
 from ..config import BackendUnavailable, PadsConfig
 from ..events import ButtonColour, ButtonPressed, ButtonReleased, ButtonStuck, PadEvent
 from ..ports import PlayerPads
+
+log = logging.getLogger(__name__)
 
 DESKTOP_HINT = 'on a desktop, set pads.backend = "sim" in table-noir.toml'
 
@@ -83,11 +86,16 @@ class GpioPads(PlayerPads):
         self._keys: list[_Key] = []
         self._closed = False
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", PinFactoryFallback)
+            with warnings.catch_warnings(record=True) as fallbacks:
+                warnings.simplefilter("always", PinFactoryFallback)
                 for player, pad in enumerate(config.pins, start=1):
                     for colour in ButtonColour:
                         self._keys.append(self._open_key(player, colour, getattr(pad, colour.value), pin_factory))
+            # Said, not hidden: on a Pi a fallback means a slower pin library than the one set up.
+            for said in dict.fromkeys(str(w.message) for w in fallbacks if issubclass(w.category, PinFactoryFallback)):
+                log.warning("gpiozero: %s", said)
+            for other in (w for w in fallbacks if not issubclass(w.category, PinFactoryFallback)):
+                warnings.warn_explicit(other.message, other.category, other.filename, other.lineno)
         except BadPinFactory as err:
             self._close_buttons()
             raise BackendUnavailable(

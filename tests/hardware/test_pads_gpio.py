@@ -211,3 +211,28 @@ def test_any_edge_train_gives_alternating_events_that_end_on_the_true_level(one_
     assert kinds == [ButtonPressed, ButtonReleased] * (len(kinds) // 2) + [ButtonPressed] * (len(kinds) % 2)
     assert (len(kinds) % 2 == 1) == (pin.state == 0)  # odd count: the button is reported down, and it is down
     assert all(b.t >= a.t for a, b in zip(heard, heard[1:]))
+
+
+def test_a_pin_library_fallback_is_said_in_the_log_not_hidden(monkeypatch, caplog):
+    """On a Pi a fallback means the pads run on a slower pin library than the one set up; the
+    kiosk used to silence gpiozero's warning, so nobody could tell."""
+    import logging
+    import warnings
+
+    from gpiozero.exc import PinFactoryFallback
+
+    from hardware.backends import gpio
+
+    real = gpio.DigitalInputDevice
+
+    def falling_back(*args, **kwargs):
+        warnings.warn(PinFactoryFallback("Falling back from lgpio: No module named 'lgpio'"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(gpio, "DigitalInputDevice", falling_back)
+    config = PadsConfig(backend="gpio", pins=[PadPins(black=4, white=17, gray=27)])
+    with caplog.at_level(logging.WARNING, logger="hardware.backends.gpio"):
+        pads = gpio.GpioPads(config, pin_factory=MockFactory(), poll_interval_s=None)
+    pads.close()
+    said = [r.getMessage() for r in caplog.records if "Falling back from lgpio" in r.getMessage()]
+    assert said == ["gpiozero: Falling back from lgpio: No module named 'lgpio'"]  # once, not once a pin
