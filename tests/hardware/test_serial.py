@@ -140,10 +140,9 @@ def link(tmp_path):
     return tmp_path / "tray"
 
 
-@pytest.fixture
-def connected(link):
-    """A SerialTray that has shaken hands with a scripted tray."""
-    tray = ScriptedTray(link)
+def _shake_hands(link, **tray_kw):
+    """A SerialTray that has shaken hands with a scripted tray; closes both afterwards."""
+    tray = ScriptedTray(link, **tray_kw)
     port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, silence_s=1.0, hello_every_s=0.2)
     events = Events(port)
     tray.answer_hello()
@@ -151,6 +150,12 @@ def connected(link):
     yield tray, port, events
     port.close()
     tray.close()
+
+
+@pytest.fixture
+def connected(link):
+    """A SerialTray that has shaken hands with a scripted (version 1) tray."""
+    yield from _shake_hands(link)
 
 
 def settle_lines(port, tray, events):
@@ -584,14 +589,7 @@ def test_a_frame_of_exactly_the_limit_is_taken_with_either_line_ending(connected
 # -- protocol version 2: negotiated in the hello, every line with a CRC ------------------------
 @pytest.fixture
 def connected_v2(link):
-    tray = ScriptedTray(link, version=2)
-    port = SerialTray(TrayConfig(), port=str(link), retry_s=0.05, silence_s=1.0, hello_every_s=0.2)
-    events = Events(port)
-    tray.answer_hello()
-    events.wait_for(LinkUp)
-    yield tray, port, events
-    port.close()
-    tray.close()
+    yield from _shake_hands(link, version=2)
 
 
 def test_the_pi_offers_version_2_and_a_version_1_tray_keeps_version_1(connected):

@@ -74,3 +74,13 @@ def answer_on_page(page, prompt, data) -> None:
             for item in value:
                 card.locator(f'[data-tag="{f.name}+{item}"]').click()
     card.locator(f'[data-tag="go:{prompt.action}"]').click()
+
+
+def answer_from_phone(app, page, prompt, data, before: int) -> None:
+    """Wait until ``prompt`` shows on that player's phone, answer it there, and wait until the
+    kiosk took it (the log grew past ``before``) or the phone shows the rules' refusal."""
+    pump_until(lambda: page.locator(f'[data-prompt="{prompt.action}"]').count() > 0,
+               what=f"{prompt.player}'s {prompt.action} on the phone")
+    answer_on_page(page, prompt, data)
+    pump_until(lambda: len(app.runner.session.log) > before or page.locator(".err").first.inner_text() != "",
+               what=f"{prompt.action} taken")

@@ -67,12 +67,7 @@ def test_four_phones_play_a_whole_even_odd_game(kiosk):
             if prompt.action == "wager" and prompt.fields[1].min:
                 data["points"] = max(data["points"], prompt.fields[1].min)
             before = len(app.runner.session.log)
-            page = pages[prompt.player]
-            browser.pump_until(lambda: page.locator(f'[data-prompt="{prompt.action}"]').count() > 0,
-                               what=f"{prompt.player}'s {prompt.action} on the phone")
-            browser.answer_on_page(page, prompt, data)
-            browser.pump_until(lambda: len(app.runner.session.log) > before
-                               or page.locator(".err").first.inner_text() != "", what=f"{prompt.action} taken")
+            browser.answer_from_phone(app, pages[prompt.player], prompt, data, before)
             if len(app.runner.session.log) == before:  # the rules said no (a bot's random pick): take it back
                 continue
             assert app.runner.session.log[-1].player == prompt.player
@@ -131,12 +126,7 @@ def test_four_phones_play_a_promise_hollows_opening_to_the_first_challenge(kiosk
                 uiplay.answer(app, prompt, data, rng)
                 on_kiosk += 1
                 continue
-            page = pages[prompt.player]
-            browser.pump_until(lambda: page.locator(f'[data-prompt="{prompt.action}"]').count() > 0,
-                               what=f"{prompt.player}'s {prompt.action} on the phone")
-            browser.answer_on_page(page, prompt, data)
-            browser.pump_until(lambda: len(app.runner.session.log) > before
-                               or page.locator(".err").first.inner_text() != "", what=f"{prompt.action} taken")
+            browser.answer_from_phone(app, pages[prompt.player], prompt, data, before)
         assert challenged(), "no challenge was reached"
         chromium.close()
     log = app.runner.session.log
