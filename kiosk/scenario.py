@@ -40,6 +40,7 @@ import argparse
 import json
 import sys
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +150,43 @@ def start(path: str | Path) -> Session:
     if wrong:
         raise ScenarioError(f"{scenario.path} does not reach its position: " + "; ".join(wrong))
     return session
+
+
+SHIPPED = Path(__file__).resolve().parents[1] / "scenarios"
+"""The scenario files that come with the project (one per worked example of the rule texts)."""
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One scenario file as a picker shows it: read and checked, or the one problem that stops it."""
+
+    path: Path
+    scenario: Scenario | None = None
+    problem: str | None = None
+
+    @property
+    def section(self) -> str:
+        """Where in the rule text the position comes from (the file's ``source``)."""
+        return self.scenario.source if self.scenario else ""
+
+
+def listing(folders: list[Path]) -> list[Listed]:
+    """Every ``*.toml`` in ``folders`` (missing folders are skipped), sorted by name within each.
+
+    A file that cannot be read is listed with its problem rather than left out, so a
+    designer who dropped a broken file in the data folder sees why it does not start.
+    Moves are not played here (that is ``start``): listing stays quick.
+    """
+    found = []
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                found.append(Listed(path, scenario=load(path)))
+            except ScenarioError as err:
+                found.append(Listed(path, problem=str(err)))
+    return found
 
 
 def _toml_value(value: Any) -> str:
