@@ -619,6 +619,30 @@ def make_app_class():
             except Exception as err:  # noqa: BLE001 - an unreadable log: say so, keep the kiosk up
                 self.message(f"Cannot resume session {sid}: {err}")
 
+        def open_scenarios(self) -> None:
+            """Designer mode's "Start from a scenario" (kiosk.ui.scenarios)."""
+            from kiosk.ui.scenarios import ScenarioPicker
+
+            self.show_overlay(ScenarioPicker(self))
+
+        def start_scenario(self, path: Path) -> str | None:
+            """Play a scenario file's moves and attach the game, or say (naming the file) why not.
+            A refusal changes nothing: no session is stored and the game in play stays."""
+            from kiosk import scenario
+
+            try:
+                session = scenario.start(path)
+            except scenario.ScenarioError as err:
+                return str(err)
+            if session.engine.game not in self.engines:
+                return f"{path}: {session.engine.title} cannot be played on this kiosk"
+            try:
+                sid = self.store.create(session)
+            except Exception as err:  # noqa: BLE001 - a full or broken disk: say so, keep the kiosk up
+                return f"Cannot store the scenario's game: {err}"
+            self._attach(runner_class()(self.store, session, sid))
+            return None
+
         def _attach(self, runner) -> None:
             self.ready()
             self.runner = runner

@@ -17,6 +17,12 @@ A scenario is a small TOML file::
     [expect]                    # numbers the position must show (dotted paths in the public view)
     "pools.Nadia" = 4
 
+    [expect_as.Nadia]           # numbers only Nadia may see, read from her own view
+    "me.pool" = 4
+
+``moves`` may also be one array of inline tables (``moves = [ { type = "roll", ... }, ]``),
+one move a line, which is how ``session_to_toml`` writes a played session.
+
 The engine plays the moves one by one, so a scenario can only reach a position
 the rules allow, the log of the session it makes is the truth as for any game,
 and ``table-noir replay`` rebuilds it. ``[expect]`` turns a worked example's
@@ -34,6 +40,7 @@ import argparse
 import json
 import sys
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +64,9 @@ class Scenario(BaseModel):
     setup: dict[str, Any] = Field(default_factory=dict)
     moves: list[dict[str, Any]] = Field(default_factory=list)
     expect: dict[str, Any] = Field(default_factory=dict)
+    expect_as: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    """Numbers only one player may see (a secret roll, a private sheet), read from that
+    player's own view: ``[expect_as.Jane]`` then dotted paths, as in ``[expect]``."""
     path: str = ""
     """The file it was read from (filled in by ``load``)."""
 
@@ -80,13 +90,23 @@ class Scenario(BaseModel):
 
     def mismatches(self, session: Session) -> list[str]:
         """Each ``[expect]`` entry the session's public view does not show, in words."""
-        view = session.view(None, awaiting=False)
-        wrong = []
-        for path, wanted in self.expect.items():
-            found = read_path(view, path)
-            if found != wanted:
-                wrong.append(f"{path}: expected {wanted!r}, the position shows {found!r}")
+        wrong = _differences(session.view(None, awaiting=False), self.expect, "")
+        for player, checks in self.expect_as.items():
+            if player not in session.engine.players(session.state):
+                wrong.append(f"expect_as.{player}: there is no player {player!r} in this game")
+                continue
+            wrong += _differences(session.view(player, awaiting=False), checks, f"as {player}, ")
         return wrong
+
+
+def _differences(view: Any, checks: dict[str, Any], who: str) -> list[str]:
+    """Each dotted path in ``checks`` whose value in ``view`` differs, in words."""
+    wrong = []
+    for path, wanted in checks.items():
+        found = read_path(view, path)
+        if found != wanted:
+            wrong.append(f"{who}{path}: expected {wanted!r}, the position shows {found!r}")
+    return wrong
 
 
 _MISSING = "(nothing there)"
@@ -130,6 +150,107 @@ def start(path: str | Path) -> Session:
     if wrong:
         raise ScenarioError(f"{scenario.path} does not reach its position: " + "; ".join(wrong))
     return session
+
+
+SHIPPED = Path(__file__).resolve().parents[1] / "scenarios"
+"""The scenario files that come with the project (one per worked example of the rule texts)."""
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One scenario file as a picker shows it: read and checked, or the one problem that stops it."""
+
+    path: Path
+    scenario: Scenario | None = None
+    problem: str | None = None
+
+    @property
+    def section(self) -> str:
+        """Where in the rule text the position comes from (the file's ``source``)."""
+        return self.scenario.source if self.scenario else ""
+
+
+def listing(folders: list[Path]) -> list[Listed]:
+    """Every ``*.toml`` in ``folders`` (missing folders are skipped), sorted by name within each.
+
+    A file that cannot be read is listed with its problem rather than left out, so a
+    designer who dropped a broken file in the data folder sees why it does not start.
+    Moves are not played here (that is ``start``): listing stays quick.
+    """
+    found = []
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                found.append(Listed(path, scenario=load(path)))
+            except ScenarioError as err:
+                found.append(Listed(path, problem=str(err)))
+    return found
+
+
+def _toml_value(value: Any) -> str:
+    """One value in TOML's inline syntax (strings, numbers, booleans, lists, tables)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a JSON string is a valid TOML basic string
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + " }"
+    raise ScenarioError(f"a scenario cannot hold {type(value).__name__} values ({value!r})")
+
+
+def _toml_key(key: str) -> str:
+    bare = key.replace("_", "").replace("-", "").isalnum() and key.isascii()
+    return key if bare else json.dumps(key)
+
+
+def to_toml(game: str, title: str, source: str, setup: dict[str, Any], moves: list[dict[str, Any]],
+            expect: dict[str, Any], notes: dict[int, str] | None = None,
+            expect_as: dict[str, dict[str, Any]] | None = None) -> str:
+    """A scenario file's text: one move a line, so a long way to a position stays readable.
+
+    ``notes`` puts a comment line before the move of that index (counted from 0), to say
+    what the moves that follow do at the table. ``load`` reads the result back.
+    """
+    notes = notes or {}
+    lines = [f"# {title}", f"game = {_toml_value(game)}", f"title = {_toml_value(title)}",
+             f"source = {_toml_value(source)}", f"setup = {_toml_value(setup)}", "",
+             "# The moves that reach the position, oldest first; the rules accept or refuse each one", "moves = ["]
+    for index, move in enumerate(moves):
+        if index in notes:
+            lines.append(f"  # {notes[index]}")
+        lines.append(f"  {_toml_value(move)},")
+    lines += ["]", "", "# The example's numbers, read from the public view (dotted paths; list items counted from 0)",
+              "[expect]"]
+    lines += [f"{_toml_value(k)} = {_toml_value(v)}" for k, v in expect.items()]
+    for player, checks in (expect_as or {}).items():
+        lines += ["", f"# What only {player} may see, read from {player}'s own view", f"[expect_as.{_toml_key(player)}]"]
+        lines += [f"{_toml_value(k)} = {_toml_value(v)}" for k, v in checks.items()]
+    return "\n".join(lines) + "\n"
+
+
+def session_to_toml(session: Session, title: str, source: str = "", expect: dict[str, Any] | None = None,
+                    notes: dict[int, str] | None = None, expect_as: dict[str, dict[str, Any]] | None = None) -> str:
+    """A played session as a scenario file (its setup and every move so far).
+
+    This is how the shipped scenarios were written: play the example's moves in
+    Python (or at the kiosk, then replay its export), pick the numbers the example
+    states, and write them here as ``expect``. Defaults are left out so each move
+    reads as what was said at the table.
+    """
+    full = session.setup.model_dump(mode="json")
+    lean = session.setup.model_dump(mode="json", exclude_defaults=True)
+    setup = {k: v for k, v in full.items() if k in lean or k == "players"}
+    moves = []
+    for action in session.log:
+        fields = action.model_dump(mode="json", exclude_defaults=True)
+        moves.append({"type": action.type, **{k: v for k, v in fields.items() if k != "type"}})
+    return to_toml(session.engine.game, title, source, setup, moves, expect or {}, notes, expect_as)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -271,6 +271,7 @@ class OperatorScreen(Screen):
             ("Tray calibration", "calibrate", "normal", lambda: self.show("calibration")),
             ("Settings", "settings", "normal", lambda: self.show("settings")),
             ("Export session", "export", "normal", self.app.export_current),
+            ("Start from a scenario", "scenarios", "normal", self.app.open_scenarios),
             ("Home (keep game)", "home", "normal", self.app.go_home),
             ("Clear all data", "clear", "bad", self.app.ask_clear),
             ("Exit the kiosk", "exit", "bad", self.app.really_exit),

@@ -84,3 +84,28 @@ def test_table_noir_play_stores_the_scenario_for_the_kiosk_and_writes_a_log(tmp_
 def test_table_noir_play_with_a_missing_file_says_so(tmp_path, capsys):
     assert cli.main(["play", "--scenario", str(tmp_path / "nope.toml"), "--no-kiosk", "--data", str(tmp_path)]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_played_session_written_as_a_scenario_rebuilds_the_same_position(tmp_path):
+    from kiosk.rules import Session, engine_for
+
+    played = Session(engine_for("even-odd"), {"players": ["Åsa", "Bo"], "dice": "physical"})
+    played.apply({"type": "introduce", "player": "Åsa", "name": "Vera \"the Clerk\" Kask", "description": "counts twice"})
+    text = scenario.session_to_toml(played, "Two investigators", "a test", {"pools.Åsa": 6},
+                                    notes={0: "Åsa introduces her investigator"})
+    path = tmp_path / "written.toml"
+    path.write_text(text, encoding="utf-8")
+    assert "# Åsa introduces her investigator" in text
+    rebuilt = scenario.start(path)
+    assert rebuilt.state == played.state and len(rebuilt.log) == 1
+
+
+def test_every_game_has_a_scenario_for_its_worked_examples():
+    games = {scenario.load(p).game for p in SCENARIOS}
+    assert games == {"hell-for-leather", "promise-hollows", "even-odd", "clincher"}
+
+
+def test_the_readme_table_lists_every_scenario_file():
+    table = (ROOT / "scenarios" / "README.md").read_text(encoding="utf-8")
+    missing = [p.name for p in SCENARIOS if f"`{p.name}`" not in table]
+    assert not missing, f"scenarios/README.md does not list {missing}"

@@ -106,6 +106,45 @@ def pass_turn(s: Session) -> None:
     count(s)
 
 
+def fall_for(s: Session, score: int, thrower: str | None = None) -> None:
+    """The whole Heat falls with faces that make a Curse of ``score`` with the thrower's Felony rank."""
+    who = thrower or (s.state.conflict.narrator if s.state.conflict else s.state.seats[0])
+    height = next(t.heat for t in s.state.teams if who in t.members)
+    left = score - s.state.contestants[who].felony
+    assert height <= left <= 6 * height, f"a Heat of {height} cannot fall to {left}"
+    faces = [left // height + (1 if i < left % height else 0) for i in range(height)]
+    fall(s, faces, thrower=who)
+
+
+def gain_heat_turn(s: Session) -> None:
+    """A conflict that misses the target with a 5 (less the Felony rank): Gain Heat, one more die."""
+    call(s)
+    land(s, "outside", 5 - s.state.contestants[s.state.conflict.narrator].felony)
+    count(s)
+
+
+def fail_turn(s: Session) -> None:
+    """A conflict that misses with a 1 and no Felony rank: a plain Fail, no VP, no Heat."""
+    call(s)
+    land(s, "outside", 1)
+    count(s)
+
+
+def trauma_turn(s: Session) -> None:
+    """The Narrator knocks over the whole Heat for a Curse of exactly 12: one Trauma."""
+    call(s)
+    fall_for(s, 12)
+
+
+def until_narrator(s: Session, name: str, turn=None) -> None:
+    """Quiet turns (Passes, unless ``turn`` says otherwise) until ``name`` holds the Narrator Cup."""
+    for _ in range(12):
+        if narrator(s) == name:
+            return
+        (turn or pass_turn)(s)
+    raise AssertionError(f"{name} never became the Narrator")
+
+
 def team(s: Session, name: str):
     return next(t for t in s.state.teams if name in t.members)
 

@@ -8,8 +8,8 @@ narration event (the recap and the kiosk's event lines) and, while a Goal may
 be bought, the ``cue`` of the public view; both must ask for the flashback.
 """
 
-from .table import call, count, land, pass_turn, ready, risk, team
-from .test_examples import coop
+from .table import call, count, land, merit_turn, narrator, pass_turn, ready, risk, team, trauma_turn, until_narrator
+from .test_examples import coop_at_goal
 
 
 def narration(s) -> str:
@@ -23,7 +23,6 @@ def asks_for_daniels_flashback(text: str) -> bool:
 
 def test_a_boon_after_a_risk_keeps_the_adversarys_narration_and_the_narrators_flashback():
     s = ready()
-    team(s, "Daniel").heat = 3
     call(s)
     land(s, "inside", 3)                      # Merit
     risk(s)
@@ -56,7 +55,11 @@ def test_a_boon_made_by_a_felony_die_keeps_the_flashback_after_the_felony():
 
 def test_the_flashback_shows_in_the_cue_while_the_goal_may_be_bought():
     s = ready()
-    team(s, "Daniel").vp = 5                  # enough for a Goal after the Boon
+    merit_turn(s)                             # Daniel: Team A 2 VP
+    pass_turn(s)
+    pass_turn(s)                              # Roger: 3 VP
+    pass_turn(s)
+    assert narrator(s) == "Daniel" and team(s, "Daniel").vp == 3   # the Boon's 2 make enough for a Goal
     call(s)
     land(s, "inside", 3)
     risk(s)
@@ -79,8 +82,12 @@ def test_no_flashback_is_asked_after_a_risk_that_scores_a_merit():
 
 def test_a_boon_without_a_risk_still_asks_the_narrator_for_both():
     s = ready()
+    for _ in range(2):                        # two Traumas: Dillon at Shotgun throws two dice at once
+        until_narrator(s, "Daniel")
+        trauma_turn(s)
+    until_narrator(s, "Daniel")
     call(s)
-    s.state.conflict.plan, s.state.conflict.kinds = ["Daniel", "Daniel"], ["drive", "drive"]
+    assert s.state.conflict.plan == ["Daniel", "Daniel"]
     land(s, "inside", 3)
     land(s, "inside", 2)
     count(s)
@@ -89,12 +96,7 @@ def test_a_boon_without_a_risk_still_asks_the_narrator_for_both():
 
 
 def test_a_boon_in_the_gauntlet_asks_for_a_ten_second_flashback():
-    s = coop(goal_target=1)
-    s.state.teams[0].vp = 5
-    call(s)
-    land(s, "inside", 1)
-    count(s)
-    s.apply({"type": "buy_goal", "player": "Susan", "bonus": "heat"})
+    s = coop_at_goal()
     while s.state.phase == "goals":
         p = next(x for x in s.awaiting() if x.action == "roll_goal")
         s.apply({"type": "roll_goal", "player": p.player})

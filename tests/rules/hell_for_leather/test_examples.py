@@ -1,18 +1,15 @@
 """The worked examples of the Hell for Leather text, retold as tests (numbers kept, words ours)."""
 
-from pathlib import Path
-
 import pytest
 
-from kiosk import scenario
-from kiosk.rules.hell_for_leather.charts import curse_effects, heat_fall_score, lowest_curse
+from kiosk.rules.hell_for_leather.charts import curse_effects, heat_fall_score, heat_status, lowest_curse
+from kiosk.scenario import read_path
 
+from ..scenarios import played, played_and_rest
 from .table import (
-    call, count, drive, fall, land, merit_turn, narrator, pass_turn, ready, risk, skip_goal, team, thrower,
+    bios, call, count, drive, fail_turn, fall, fall_for, gain_heat_turn, goals, land, merit_turn, narrator, pass_turn,
+    ready, risk, skip_goal, team, thrower, trauma_turn, until_narrator,
 )
-
-
-SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
 
 
 def to_team_b(s):
@@ -35,7 +32,7 @@ def test_only_the_best_die_counts_a_pass_and_a_merit_make_a_merit():
 
 
 def test_a_knocked_pass_die_now_showing_4_makes_two_merits_a_boon():
-    s = scenario.start(SCENARIOS / "hell-for-leather-team-a-at-heat-3.toml")  # Team A at Heat 3, by legal moves
+    s = played("hell-for-leather-team-a-at-heat-3")  # Team A at Heat 3, by legal moves
     call(s)
     land(s, "inside", 8)
     risk(s)
@@ -89,19 +86,19 @@ def test_pass_hands_the_cup_on_and_switches_the_team_roles():
 def test_several_curse_dice_use_the_lowest_number():
     assert lowest_curse([4, 9]) == 4
     assert lowest_curse([0, 9]) == 9      # a 0 reads as 10
-    s = ready()
-    s.state.contestants["Daniel"].drive = 2   # Shotgun: two dice at once
+    s = played("hell-for-leather-two-curses-use-the-lowest", leave=4)  # two Traumas put Jason at Shotgun
+    assert narrator(s) == "Jason" and drive(s, "Jason") == "Shotgun"   # two dice at once, no Risk needed
     call(s)
     land(s, "outside", 4)
     land(s, "touching", 9)
     count(s)
     assert "= 4: Gain Heat" in " ".join(s.recap())
-    assert team(s, "Daniel").heat == 3
+    assert team(s, "Jason").heat == 3
 
 
 def test_a_heat_of_three_falling_4_5_3_scores_12_a_trauma():
     assert heat_fall_score([4, 5, 3], standing=0) == 12
-    s = scenario.start(SCENARIOS / "hell-for-leather-team-b-at-heat-3.toml")  # Team B at Heat 3, by legal moves
+    s = played("hell-for-leather-team-b-at-heat-3")  # Team B at Heat 3, by legal moves
     call(s)
     fall(s, [4, 5, 3])
     assert "= 12: Trauma" in " ".join(s.recap())
@@ -111,9 +108,7 @@ def test_a_heat_of_three_falling_4_5_3_scores_12_a_trauma():
 
 def test_a_partial_fall_counts_3_for_each_die_still_standing():
     assert heat_fall_score([4], standing=2) == 10
-    s = ready()
-    to_team_b(s)
-    team(s, "Eoin").heat = 3
+    s = played("hell-for-leather-team-b-at-heat-3")
     call(s)
     fall(s, [4])
     assert "= 10: Hunters" in " ".join(s.recap())
@@ -132,17 +127,16 @@ def test_the_curse_chart_and_its_excess_chart(score, effects):
 
 
 def test_a_curse_of_27_gives_two_traumas_and_the_second_may_go_to_a_teammate():
-    s = ready()
-    s.state.contestants["Daniel"].felony = 3
-    team(s, "Daniel").heat = 6
+    s = played("hell-for-leather-a-curse-of-27", leave=3)   # three Gain Heats: Team A at 5, Roger narrates
+    assert team(s, "Roger").heat == 5 and narrator(s) == "Roger"
     call(s)
-    fall(s, [6, 6, 3], thrower="Daniel")        # 15 + 3 x 3 standing + rank 3 = 27
+    fall(s, [6, 6, 6, 6, 3])                       # 27
     prompt = s.awaiting()[0]
     assert prompt.action == "assign_traumas" and prompt.fields[0].min == prompt.fields[0].max == 1
-    s.apply({"type": "assign_traumas", "player": "Daniel", "to": ["Roger"]})
-    assert drive(s, "Daniel") == "Off-Hand" and drive(s, "Roger") == "Off-Hand"
-    assert team(s, "Daniel").hunter_marks == 0     # remainder 3: nothing more
-    assert team(s, "Daniel").heat == 2             # 6 - 2 - 2
+    s.apply({"type": "assign_traumas", "player": "Roger", "to": ["Daniel"]})
+    assert drive(s, "Roger") == "Off-Hand" and drive(s, "Daniel") == "Off-Hand"
+    assert team(s, "Roger").hunter_marks == 0      # remainder 3: nothing more
+    assert team(s, "Roger").heat == 2              # 5 - 2 - 2, never below 2
 
 
 def test_gain_heat_raises_the_active_teams_heat_by_one():
@@ -196,13 +190,11 @@ def test_hunters_again_with_no_mark_crossed_counts_as_gain_heat():
 
 
 def test_trauma_flashback_lowers_drive_and_heat_then_the_cup_moves_on():
-    s = ready()
-    team(s, "Daniel").heat = 5
-    s.state.contestants["Daniel"].felony = 3
+    s = played("hell-for-leather-trauma-flashback", leave=2)   # two Gain Heats: Team A at 4, Daniel narrates
+    assert team(s, "Daniel").heat == 4 and narrator(s) == "Daniel"
     call(s)
-    land(s, "outside", 9)                        # 9 + rank 3 = 12
-    count(s)
-    assert drive(s, "Daniel") == "Off-Hand" and team(s, "Daniel").heat == 3
+    fall(s, [3, 3, 3, 3])                          # 12: a Trauma
+    assert drive(s, "Daniel") == "Off-Hand" and team(s, "Daniel").heat == 2
     assert narrator(s) == "Eoin"
     assert any("Brother in Belmarsh" in line for line in s.recap())
 
@@ -227,17 +219,25 @@ def test_risk_die_not_a_merit_becomes_a_two_star_felony_and_its_merit_makes_a_bo
 
 
 def test_felony_rank_is_added_to_every_curse():
-    s = ready()
-    s.state.contestants["Daniel"].felony = 2
+    s = played("hell-for-leather-bathroom-felony")  # John Jackson's two-star Felony
+    until_narrator(s, "Jason")
     call(s)
     land(s, "outside", 6)                        # 6 + 2 = 8: Hunters rather than Gain Heat
     count(s)
-    assert team(s, "Daniel").hunter_marks == 3
+    assert team(s, "Jason").hunter_marks == 3
 
 
 def test_a_full_felony_track_stops_risks_escalating():
     s = ready(felony_track=3)
-    s.state.contestants["Daniel"].felony = 3
+    call(s)
+    land(s, "inside", 8)
+    risk(s)
+    land(s, "inside", 8)                         # the Risk die is a Pass: a Felony
+    for face in (9, 9, 1):                       # a Merit only on the third Felony die: three stars
+        land(s, "inside", face)
+    count(s)
+    assert s.view()["contestants"]["Daniel"]["felony_rank"] == 3
+    until_narrator(s, "Daniel")
     call(s)
     land(s, "inside", 8)
     risk(s)
@@ -248,22 +248,27 @@ def test_a_full_felony_track_stops_risks_escalating():
 
 
 def test_the_drive_track_sets_the_dice():
-    s = ready()
-    expected = {0: 1, 1: 1, 2: 2, 3: 0}
-    for position, dice in expected.items():
-        s.state.contestants["Daniel"].drive = position
+    drive_1 = ready()
+    off_hand = played("hell-for-leather-heat-falls-4-5-3")          # Eoin's Trauma in the alley
+    until_narrator(off_hand, "Eoin")
+    shotgun = played("hell-for-leather-two-curses-use-the-lowest", leave=4)   # Jason after two Traumas
+    drive_0 = played("hell-for-leather-felony-lifts-drive-0", leave=5)        # Jason after three
+    for s, level, dice in [(drive_1, "Drive 1", 1), (off_hand, "Off-Hand", 1), (shotgun, "Shotgun", 2),
+                           (drive_0, "Drive 0", 0)]:
+        assert drive(s, narrator(s)) == level
         call(s)
-        assert len(s.state.conflict.plan) == dice
-        s.undo()
+        assert len(s.state.conflict.plan) == dice, level
 
 
 def test_drive_0_without_dice_fails_as_a_curse_of_a_d10_plus_felony_rank():
-    s = ready()
-    s.state.contestants["Daniel"].drive = 3
-    s.state.contestants["Daniel"].felony = 1
-    call(s)
+    s = played("hell-for-leather-felony-lifts-drive-0")   # Jason at Drive 0 with a two-star Felony
+    land(s, "inside", 8)                                   # his Off-Hand die for this conflict
     count(s)
-    s.apply({"type": "fail_roll", "player": "Daniel", "face": 6})   # 6 + 1 = 7
+    until_narrator(s, "Jason")
+    call(s)
+    assert s.state.conflict.plan == []                     # Drive 0: no dice of his own
+    count(s)
+    s.apply({"type": "fail_roll", "player": "Jason", "face": 5})   # 5 + rank 2 = 7
     assert "= 7: Gain Heat" in " ".join(s.recap())
 
 
@@ -290,10 +295,17 @@ def test_skill_declaration_merit_teaches_the_skill_and_a_curse_ends_declarations
 
 
 def test_the_heat_status_colours_the_narration():
-    s = ready()
-    for height, status in [(2, "Quiet"), (3, "Quiet"), (4, "Busy"), (5, "Busy"), (6, "Saturated"), (8, "Panic")]:
-        team(s, "Daniel").heat = height
-        assert s.view()["teams"][0]["heat_status"] == status
+    for height, status in [(2, "Quiet"), (3, "Quiet"), (4, "Busy"), (5, "Busy"), (6, "Saturated"), (7, "Saturated"),
+                           (8, "Panic"), (11, "Panic")]:
+        assert heat_status(height) == status
+    for name, path, status in [
+        ("hell-for-leather-setting-up", "teams.0", "Quiet"),                          # Heat 2
+        ("hell-for-leather-team-a-at-heat-3", "teams.0", "Quiet"),                    # 3
+        ("hell-for-leather-partial-fall-brings-hunters", "teams.1", "Busy"),          # 4
+        ("hell-for-leather-finale-risks", "finale.sides.0", "Saturated"),             # 6
+        ("hell-for-leather-finale-before-the-ditch", "finale.sides.0", "Panic"),      # 11
+    ]:
+        assert read_path(played(name).view(), f"{path}.heat_status") == status, name
 
 
 # -- How to Play 3: VP, Help, Dilemmas, Goals -----------------------------------------------
@@ -310,11 +322,8 @@ def test_vp_one_for_a_pass_two_for_a_merit_or_boon_none_for_a_curse():
 
 
 def test_call_for_help_costs_a_vp_per_ally_and_the_helper_throws_after_the_narrators_first_die():
-    s = ready()
-    for _ in range(3):
-        pass_turn(s)
-    assert narrator(s) == "Jason"
-    team(s, "Jason").vp = 1
+    s = played("hell-for-leather-call-for-help", leave=5)   # Team B hunted, with 1 VP; Jason narrates
+    assert narrator(s) == "Jason" and team(s, "Jason").vp == 1 and team(s, "Jason").hunter_marks == 3
     call(s)
     s.apply({"type": "call_help", "player": "Jason", "allies": ["Eoin"]})
     assert team(s, "Jason").vp == 0
@@ -323,26 +332,27 @@ def test_call_for_help_costs_a_vp_per_ally_and_the_helper_throws_after_the_narra
     assert thrower(s) == "Eoin"
     land(s, "inside", 2)                      # Eoin's Merit
     count(s)
-    assert s.state.last_result == "Merit" and team(s, "Jason").vp == 2
+    assert s.state.last_result == "Merit"
+    assert team(s, "Jason").vp == 0 and team(s, "Jason").hunter_marks == 2   # hunted: a mark, no VP
 
 
 def test_a_helper_who_topples_the_heat_takes_the_curse():
     s = ready()
-    team(s, "Daniel").vp = 1
-    team(s, "Daniel").heat = 4
+    for _ in range(4):                        # Daniel, Eoin, Roger, Jason: quiet Passes
+        pass_turn(s)
+    assert narrator(s) == "Daniel" and team(s, "Daniel").vp == 2
     call(s)
     s.apply({"type": "call_help", "player": "Daniel", "allies": ["Roger"]})
     land(s, "inside", 7)
-    fall(s, [6, 6], thrower="Roger")          # 12 + 2 x 3 = 18: a Trauma for Roger
+    fall(s, [6, 6], thrower="Roger")          # 12: a Trauma for Roger
     assert drive(s, "Roger") == "Off-Hand" and drive(s, "Daniel") == "Drive 1"
 
 
 def test_a_dilemma_at_off_hand_leaves_drive_0_and_a_broke_team_cannot_refuse():
-    s = ready()
-    to_team_b(s)
-    s.state.contestants["Eoin"].drive = 1            # Elsa already took a Trauma
-    team(s, "Daniel").vp = 1                          # Roger's VP for the Dilemma
-    s.apply({"type": "offer_dilemma", "player": "Daniel"})
+    s = played("hell-for-leather-dilemma-at-off-hand", leave=2)   # Elsa at Off-Hand, Team B broke
+    assert drive(s, "Eoin") == "Off-Hand" and narrator(s) == "Eoin"
+    assert team(s, "Daniel").vp == 1 and team(s, "Eoin").vp == 0
+    s.apply({"type": "offer_dilemma", "player": "Roger"})
     assert team(s, "Daniel").vp == 0
     answer = s.awaiting()[0]
     assert answer.fields[0].choices == ["accept"]
@@ -354,8 +364,11 @@ def test_a_dilemma_at_off_hand_leaves_drive_0_and_a_broke_team_cannot_refuse():
 
 def test_refusing_a_dilemma_pays_the_adversary_back_plus_one():
     s = ready()
-    team(s, "Daniel").vp = 2
-    team(s, "Eoin").vp = 1
+    pass_turn(s)                              # Daniel: Team A 1 VP
+    pass_turn(s)                              # Eoin: Team B 1 VP
+    pass_turn(s)                              # Roger: Team A 2 VP
+    fail_turn(s)                              # Jason: a Fail, no VP
+    assert narrator(s) == "Daniel" and team(s, "Daniel").vp == 2 and team(s, "Eoin").vp == 1
     s.apply({"type": "offer_dilemma", "player": "Eoin"})
     s.apply({"type": "answer_dilemma", "player": "Daniel", "answer": "refuse"})
     assert team(s, "Daniel").vp == 1 and team(s, "Eoin").vp == 2
@@ -363,13 +376,9 @@ def test_refusing_a_dilemma_pays_the_adversary_back_plus_one():
 
 
 def test_buying_a_goal_after_a_skill_merit_heals_a_teammate():
-    s = ready()
-    pass_turn(s)
-    pass_turn(s)
+    s = played("hell-for-leather-heathrow-goal", leave=4)   # Team A at 3 VP, Dillon at Off-Hand
     a = team(s, "Roger")
-    assert narrator(s) == "Roger"
-    a.vp = 3
-    s.state.contestants["Daniel"].drive = 1
+    assert narrator(s) == "Roger" and a.vp == 3 and drive(s, "Daniel") == "Off-Hand"
     s.apply({"type": "declare_skill", "player": "Roger", "skill": "Flying a jet"})
     land(s, "inside", 2)
     count(s)
@@ -380,13 +389,15 @@ def test_buying_a_goal_after_a_skill_merit_heals_a_teammate():
 
 def test_reaching_the_goal_target_starts_the_finale_and_throws_away_vp():
     s = ready(goal_target=1)
-    a = team(s, "Daniel")
-    a.vp = 4
-    b = team(s, "Eoin")
-    b.vp = 3
+    pass_turn(s)                              # Daniel: Team A 1 VP
+    merit_turn(s)                             # Eoin: Team B 2 VP
+    merit_turn(s)                             # Roger: Team A 3 VP
+    pass_turn(s)                              # Jason: Team B 3 VP
+    a, b = team(s, "Daniel"), team(s, "Eoin")
     call(s)
     land(s, "inside", 1)
-    count(s)
+    count(s)                                  # Daniel's Merit: Team A 5 VP
+    assert a.vp == 5 and b.vp == 3
     s.apply({"type": "buy_goal", "player": "Daniel", "bonus": "heat"})
     assert s.state.phase == "rewards" and a.vp == 0 and b.vp == 0
     assert s.state.finale.rewards_left == 1
@@ -395,41 +406,47 @@ def test_reaching_the_goal_target_starts_the_finale_and_throws_away_vp():
 # -- The Finale ---------------------------------------------------------------------------
 
 def test_rewards_raise_heat_wound_an_opponent_and_lower_the_winners_heat():
-    s = ready(goal_target=4)
+    s, rest = played_and_rest("hell-for-leather-rewards", leave=6)   # Team B: 3 Goals, Heat 6; Team A: 2, Heat 3
     b, a = team(s, "Eoin"), team(s, "Daniel")
-    to_team_b(s)
-    b.goals_done, a.goals_done, b.vp, b.heat, a.heat = 3, 2, 5, 5, 3
-    call(s)
-    land(s, "inside", 5)
-    count(s)
-    s.apply({"type": "buy_goal", "player": "Eoin", "bonus": "skip" if False else "heat"})  # Heat 5 -> 4
+    assert (b.goals_done, a.goals_done, b.heat, a.heat) == (3, 2, 6, 3) and b.vp >= 3
+    for move in rest[:3]:                     # Team B's Merit
+        s.apply(move)
+    s.apply({"type": "buy_goal", "player": rest[3]["player"], "bonus": "heat"})   # Heat 6 -> 5
     f = s.state.finale
-    assert f.rewards_left == 2 and f.sides[1].heat == 4
+    assert f.rewards_left == 2 and f.sides[1].heat == 5
     chooser = s.awaiting()[0].player
     s.apply({"type": "reward", "player": chooser, "use": "heat"})
     s.apply({"type": "reward", "player": chooser, "use": "trauma:Daniel"})
     assert f.sides[0].heat == 4            # Team A's Heat 3 + 1
-    assert f.sides[1].heat == 2            # Team B's Heat 4 - 2 rewards
+    assert f.sides[1].heat == 3            # Team B's Heat 5 - 2 rewards
     assert drive(s, "Daniel") == "Off-Hand"
     assert s.state.phase == "entrance"
 
 
-def test_a_reward_trauma_may_not_kill():
+def reward_choices_with_eoin_wounded(traumas: int) -> list[str]:
+    """Team A reaches its one Goal after Eoin has taken ``traumas`` Traumas; the reward choices."""
     s = ready(goal_target=1)
-    s.state.contestants["Eoin"].drive = 2
+    for _ in range(traumas):
+        until_narrator(s, "Eoin")
+        trauma_turn(s)
+    until_narrator(s, "Roger")
+    assert team(s, "Roger").vp >= 3
     call(s)
-    team(s, "Daniel").vp = 3
     land(s, "inside", 1)
     count(s)
-    s.apply({"type": "buy_goal", "player": "Daniel", "bonus": "heat"})
-    choices = s.awaiting()[0].fields[0].choices
-    assert "trauma:Jason" in choices and "trauma:Eoin" in choices
-    s.state.contestants["Eoin"].drive = 3
-    assert "trauma:Eoin" not in s.awaiting()[0].fields[0].choices
+    s.apply({"type": "buy_goal", "player": "Roger", "bonus": "heat"})
+    return s.awaiting()[0].fields[0].choices
+
+
+def test_a_reward_trauma_may_not_kill():
+    shotgun = reward_choices_with_eoin_wounded(2)
+    assert "trauma:Jason" in shotgun and "trauma:Eoin" in shotgun      # Shotgun to Drive 0 is not death
+    drive_0 = reward_choices_with_eoin_wounded(3)
+    assert "trauma:Jason" in drive_0 and "trauma:Eoin" not in drive_0   # from Drive 0 it would be
 
 
 def enter_finale(s):
-    """Team B reaches the Objective first; both teams enter."""
+    """Both teams enter the Objective (any rewards are taken as VP)."""
     while s.state.phase == "rewards":
         s.apply({"type": "reward", "player": s.awaiting()[0].player, "use": "vp"})
     for p in list(s.state.finale.entrances):
@@ -438,22 +455,10 @@ def enter_finale(s):
 
 
 def finale_example_session():
-    """The Finale example: Team A at Heat 4 with Dillon wounded, Team B at Heat 3."""
-    s = ready(goal_target=1)
-    to_team_b(s)
-    b = team(s, "Eoin")
-    b.vp = 5
-    call(s)
-    land(s, "inside", 1)
-    count(s)
-    s.apply({"type": "buy_goal", "player": "Eoin", "bonus": "heat"})
-    team(s, "Daniel").goals_done = 1          # both at the Goal Target: no rewards
-    s.state.finale.rewards_left = 0
-    s.state.phase = "entrance"
-    s.state.finale.entrances = ["Daniel", "Roger", "Eoin", "Jason"]
-    s.state.finale.sides[0].heat = 4
-    s.state.finale.sides[1].heat = 3
-    s.state.contestants["Daniel"].drive = 1   # one Trauma: Off-Hand
+    """The Finale example's start, reached by the rewards example: Team A at Heat 4 with Dillon
+    wounded (Off-Hand), Team B at Heat 3, everyone else at Drive 1."""
+    s = played("hell-for-leather-rewards")
+    assert [x.heat for x in s.state.finale.sides] == [4, 3] and drive(s, "Daniel") == "Off-Hand"
     enter_finale(s)
     return s
 
@@ -550,9 +555,8 @@ def test_a_fallen_heat_in_the_finale_kills_the_thrower_and_resets_everything():
 
 
 def test_last_team_standing_tells_the_epilogue():
-    s = finale_example_session()
-    for p in ("Daniel", "Roger"):
-        s.state.contestants[p].drive = 4 if p == "Roger" else 1
+    s = played("hell-for-leather-finale-ditch")     # the Finale example's end: Rikard dead, Dillon at Off-Hand
+    assert drive(s, "Roger") == "R.I.P." and drive(s, "Daniel") == "Off-Hand"
     s.apply({"type": "take_cup", "player": "Eoin", "target": "Daniel"})
     land(s, "inside", 1)
     land(s, "inside", 2)
@@ -568,10 +572,14 @@ def test_the_smaller_team_gets_one_more_drive_level_in_the_finale():
     s = ready(players=["Daniel", "Roger", "Eoin", "Jason", "Susan"], team_a=["Daniel", "Roger"],
               goal_target=1)
     assert s.state.smaller_team == 0
-    team(s, "Daniel").vp = 5
+    pass_turn(s)                                 # Daniel: Team A 1 VP
+    pass_turn(s)                                 # Team B
+    merit_turn(s)                                # Roger: Team A 3 VP
+    until_narrator(s, "Daniel")
+    assert team(s, "Daniel").vp == 3
     call(s)
     land(s, "inside", 1)
-    count(s)
+    count(s)                                     # 5 VP
     s.apply({"type": "buy_goal", "player": "Daniel", "bonus": "heat"})
     assert s.state.finale.rewards_left == 1
     s.apply({"type": "reward", "player": "Daniel", "use": "vp"})
@@ -612,21 +620,16 @@ def test_exam_ties_go_to_sudden_death_dice():
 
 
 def test_contestant_1s_spare_circle_takes_the_first_trauma_only():
-    s = ready()
-    c = s.state.contestants["Daniel"]
-    c.extra_circle = True
-    c.felony = 3
-    call(s)
-    land(s, "outside", 9)
-    count(s)
-    assert drive(s, "Daniel") == "Drive 1" and not c.extra_circle
-    pass_turn(s)
-    pass_turn(s)
-    pass_turn(s)
-    call(s)
-    land(s, "outside", 9)
-    count(s)
-    assert drive(s, "Daniel") == "Off-Hand"
+    s = played("hell-for-leather-exams")         # Roger tops the exams: Contestant 1 of Team A
+    bios(s)
+    goals(s)
+    assert s.view()["contestants"]["Roger"]["spare_circle"]
+    until_narrator(s, "Roger")
+    trauma_turn(s)
+    assert drive(s, "Roger") == "Drive 1" and not s.view()["contestants"]["Roger"]["spare_circle"]
+    until_narrator(s, "Roger")
+    trauma_turn(s)
+    assert drive(s, "Roger") == "Off-Hand"
 
 
 def test_a_caught_die_counts_its_lower_number():
@@ -652,26 +655,30 @@ def test_a_fall_while_taking_dice_off_does_not_count():
     assert s.state.teams == before.teams and s.state.contestants == before.contestants
 
 
-def test_dying_option_gives_the_other_team_a_free_goal_and_returns_at_shotgun():
-    s = ready(dying=True)
-    c = s.state.contestants["Daniel"]
-    c.drive = 3
-    c.felony = 3
+def daniel_at_drive_0_takes_a_trauma(**setup):
+    """Three Traumas take Dillon to Drive 0; at his next conflict a Risk gives him a die, and the Heat
+    falls for a Curse of 12: a fourth Trauma."""
+    s = ready(**setup)
+    for _ in range(3):
+        until_narrator(s, "Daniel")
+        trauma_turn(s)
+    assert drive(s, "Daniel") == "Drive 0"
+    until_narrator(s, "Daniel")
     call(s)
-    count(s)                                      # Drive 0: no dice
-    s.apply({"type": "fail_roll", "player": "Daniel", "face": 9})   # 9 + 3 = 12: a Trauma
+    assert s.state.conflict.plan == []           # Drive 0: no dice of his own
+    risk(s)
+    fall_for(s, 12)
+    return s
+
+
+def test_dying_option_gives_the_other_team_a_free_goal_and_returns_at_shotgun():
+    s = daniel_at_drive_0_takes_a_trauma(dying=True)
     assert drive(s, "Daniel") == "Shotgun"
     assert team(s, "Eoin").goals_done == 1
 
 
 def test_without_the_dying_option_a_trauma_at_drive_0_is_rip_and_the_dead_never_act():
-    s = ready()
-    c = s.state.contestants["Daniel"]
-    c.drive = 3
-    c.felony = 3
-    call(s)
-    count(s)                                      # Drive 0: no dice
-    s.apply({"type": "fail_roll", "player": "Daniel", "face": 9})   # 9 + 3 = 12: a Trauma
+    s = daniel_at_drive_0_takes_a_trauma()
     assert drive(s, "Daniel") == "R.I.P."
     for _ in range(6):
         assert all(p.player != "Daniel" for p in s.awaiting())
@@ -693,28 +700,43 @@ def test_coop_only_the_narrator_moves_and_everyone_else_is_the_adversary():
     assert narrator(s) == "Alex" and s.view()["active_team"] == "Team A"
 
 
+def coop_at_goal(**extra):
+    """A co-op table that reaches its one Goal: Merits for Susan and Alex, Joe's Pass (5 VP),
+    then Susan's Merit buys it."""
+    s = coop(goal_target=1, **extra)
+    merit_turn(s)
+    merit_turn(s)
+    pass_turn(s)
+    who = narrator(s)
+    assert who == "Susan"
+    call(s)
+    land(s, "inside", 1)
+    count(s)
+    assert s.state.teams[0].vp == 7
+    s.apply({"type": "buy_goal", "player": who, "bonus": "heat"})
+    return s
+
+
 def test_coop_dilemma_is_a_gamble_worth_an_extra_vp_even_with_hunters():
     s = coop()
     a = s.state.teams[0]
-    a.hunter_marks = 3
-    s.apply({"type": "ask_dilemma", "player": "Susan"})
-    s.apply({"type": "grant_dilemma", "player": "Joe", "answer": "grant"})
-    s.state.conflict.position = 0              # make the example simple: one die despite Drive -2
-    s.state.conflict.plan = ["Susan"]
-    s.state.conflict.kinds = ["drive"]
-    land(s, "inside", 3)
+    call(s)
+    land(s, "outside", 9)                      # Susan's Curse of 9: Hunters
     count(s)
+    assert a.hunter_marks == 3 and narrator(s) == "Alex"
+    s.apply({"type": "ask_dilemma", "player": "Alex"})
+    s.apply({"type": "grant_dilemma", "player": "Joe", "answer": "grant"})
+    assert len(s.state.conflict.plan) == 2     # Drive 1 - 2 walks the track to Shotgun: two dice at once
+    land(s, "inside", 3)
+    land(s, "inside", 8)
+    count(s)
+    assert s.state.last_result == "Merit"
     assert a.vp == 1 and a.hunter_marks == 2   # Merit VP blocked by the Hunters, the Dilemma VP kept
 
 
 def test_storming_the_gauntlet():
-    s = coop(goal_target=1)
+    s = coop_at_goal()
     a = s.state.teams[0]
-    a.vp = 5
-    call(s)
-    land(s, "inside", 1)
-    count(s)
-    s.apply({"type": "buy_goal", "player": "Susan", "bonus": "heat"})
     g = s.state.gauntlet
     assert len(g.goals) == 5 and a.vp == 0 and a.heat == 5     # 2 + one per player
     while s.state.phase == "goals":
@@ -742,12 +764,7 @@ def test_storming_the_gauntlet():
 
 
 def test_coop_showdown_splits_the_survivors():
-    s = coop(goal_target=1, coop_finale="showdown")
-    s.state.teams[0].vp = 5
-    call(s)
-    land(s, "inside", 1)
-    count(s)
-    s.apply({"type": "buy_goal", "player": "Susan", "bonus": "heat"})
+    s = coop_at_goal(coop_finale="showdown")
     f = s.state.finale
     assert [x.members for x in f.sides] == [["Susan", "Joe"], ["Alex"]]
     assert f.sides[1].bonus == 1
@@ -755,10 +772,8 @@ def test_coop_showdown_splits_the_survivors():
 
 def test_felony_dice_option_drive_lifts_drive_0_to_off_hand_for_a_two_star_felony():
     """The Drive track's example, read literally: the Felony's stars raise the Drive for this conflict."""
-    s = ready(felony_dice="drive")
-    for _ in range(3):
-        pass_turn(s)
-    s.state.contestants["Jason"].drive = 3         # Drive 0: no dice of his own
+    s = played("hell-for-leather-felony-lifts-drive-0", leave=5)   # three Traumas: Jason at Drive 0
+    assert narrator(s) == "Jason" and drive(s, "Jason") == "Drive 0"
     call(s)
     risk(s)
     land(s, "inside", 9)                          # the Risk die is a Pass: a Felony
@@ -790,11 +805,10 @@ def test_goals_are_written_last_first_alternating_between_teams():
 
 
 def test_finale_risks_example_curse_then_pass_merit_merit_is_5_vp_at_heat_6():
-    s = finale_example_session()
-    s.state.finale.sides[0].heat = 3
-    s.state.contestants["Roger"].drive = 4         # Daniel alone: Off-Hand, one die
-    s.state.finale.leader = 0                      # Daniel's side starts this round
-    s.apply({"type": "take_cup", "player": "Daniel", "target": "Eoin"})
+    s = played("hell-for-leather-finale-risks", leave=9)   # after the Ditch: Daniel alone, Heats at 3
+    assert s.awaiting()[0].action == "intent" and s.state.finale.sides[0].heat == 3
+    s.apply({"type": "intent", "player": "Daniel", "choice": "defend"})
+    assert len(s.state.conflict.plan) == 1          # Off-Hand, no ally left: one die
     land(s, "outside", 5)
     for face in (7, 3, 1):
         risk(s)
@@ -824,8 +838,13 @@ def test_level_2_has_curses_and_felonies_but_no_vp_and_ends_after_its_practice_c
 
 def test_a_boon_cues_a_happy_flashback_with_the_why_and_a_hobby_and_lowers_the_heat():
     s = ready()
-    team(s, "Daniel").vp = 1
-    team(s, "Daniel").heat = 4
+    gain_heat_turn(s)                         # Daniel: Heat 3
+    pass_turn(s)
+    gain_heat_turn(s)                         # Roger: Heat 4
+    pass_turn(s)
+    pass_turn(s)                              # Daniel: 1 VP
+    until_narrator(s, "Daniel")
+    assert team(s, "Daniel").heat == 4 and team(s, "Daniel").vp >= 1
     call(s)
     s.apply({"type": "call_help", "player": "Daniel", "allies": ["Roger"]})
     land(s, "inside", 1)
@@ -834,3 +853,5 @@ def test_a_boon_cues_a_happy_flashback_with_the_why_and_a_hobby_and_lowers_the_h
     assert s.state.last_result == "Boon" and team(s, "Daniel").heat == 3
     story = " ".join(s.recap()[-4:])
     assert "flashback" in story and "Brother in Belmarsh" in story and "Hip Hop" in story
+
+

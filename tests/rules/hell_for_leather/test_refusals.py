@@ -9,7 +9,11 @@ from kiosk.replay import main as replay_main
 from kiosk.rules import RuleError, Session
 from kiosk.rules.hell_for_leather import ENGINE
 
-from .table import call, count, land, pass_turn, ready, risk, team
+from ..scenarios import played
+from .table import (
+    call, count, fail_turn, land, merit_turn, narrator, pass_turn, ready, risk, skip_goal, team, trauma_turn,
+    until_narrator,
+)
 
 
 def refused(s, action, rule):
@@ -55,7 +59,11 @@ def test_a_second_risk_and_a_risk_before_the_dice():
 
 def test_buying_a_goal_with_4_vp():
     s = ready()
-    team(s, "Daniel").vp = 2
+    merit_turn(s)              # Daniel: Team A 2 VP
+    pass_turn(s)
+    fail_turn(s)               # Roger: nothing
+    pass_turn(s)
+    assert narrator(s) == "Daniel" and team(s, "Daniel").vp == 2
     call(s)
     land(s, "inside", 3)       # a Merit: 4 VP, one short
     count(s)
@@ -77,8 +85,12 @@ def test_help_costs_a_vp_per_ally_and_comes_before_the_first_die():
     s = ready()
     call(s)
     refused(s, {"type": "call_help", "player": "Daniel", "allies": ["Roger"]}, "Help costs 1 VP")
-    s.undo()
-    team(s, "Daniel").vp = 1
+    land(s, "inside", 8)
+    count(s)                   # Daniel: Team A 1 VP
+    pass_turn(s)
+    fail_turn(s)               # Roger: nothing
+    pass_turn(s)
+    assert narrator(s) == "Daniel" and team(s, "Daniel").vp == 1
     call(s)
     refused(s, {"type": "call_help", "player": "Daniel", "allies": ["Eoin"]}, "Help costs 1 VP per living teammate")
     land(s, "inside", 8)
@@ -87,21 +99,28 @@ def test_help_costs_a_vp_per_ally_and_comes_before_the_first_die():
 
 def test_no_dilemma_on_a_hunted_team_and_no_refusal_without_vp():
     s = ready()
-    team(s, "Eoin").vp = 2
-    team(s, "Daniel").hunter_marks = 2
+    call(s)
+    land(s, "outside", 9)      # Daniel's Curse of 9: Hunters on Team A, which has no VP
+    count(s)
+    pass_turn(s)               # Eoin: Team B 1 VP
+    assert narrator(s) == "Roger" and team(s, "Daniel").hunter_marks == 3
     refused(s, {"type": "offer_dilemma", "player": "Eoin"}, "no Dilemma against a team with Hunters")
-    team(s, "Daniel").hunter_marks = 0
+    call(s)
+    land(s, "inside", 1)
+    risk(s)
+    land(s, "inside", 2)       # Roger's Boon: every Hunter Mark gone, no VP while hunted
+    count(s)
+    skip_goal(s)
+    pass_turn(s)               # Jason: Team B 2 VP
+    assert team(s, "Daniel").hunter_marks == 0 and team(s, "Daniel").vp == 0
     s.apply({"type": "offer_dilemma", "player": "Eoin"})
     refused(s, {"type": "answer_dilemma", "player": "Daniel", "answer": "refuse"}, "refusing a Dilemma costs 1 VP")
 
 
 def test_extra_traumas_stay_in_the_team():
-    s = ready()
-    s.state.contestants["Daniel"].felony = 3
-    team(s, "Daniel").heat = 6
-    call(s)
-    s.apply({"type": "heat_fall", "player": None, "faces": [6, 6, 3], "thrower": "Daniel"})
-    refused(s, {"type": "assign_traumas", "player": "Daniel", "to": ["Eoin"]}, "extra Traumas go to you or living")
+    s = played("hell-for-leather-a-curse-of-27", leave=1)   # Roger's Curse of 27: one extra Trauma to give
+    assert s.awaiting()[0].action == "assign_traumas"
+    refused(s, {"type": "assign_traumas", "player": "Roger", "to": ["Eoin"]}, "extra Traumas go to you or living")
 
 
 def test_a_cursed_skill_declaration_blocks_the_next():
@@ -159,10 +178,15 @@ def test_replay_stops_at_a_truncated_line_with_its_number(tmp_path, capsys):
 
 def test_the_dead_and_strangers_cannot_act_even_where_the_table_may_answer():
     s = ready(mode="coop", players=["Susan", "Alex"])
-    s.state.contestants["Alex"].drive = 4          # Alex's contestant is dead: the table answers for the Adversary
-    assert [p.player for p in s.awaiting() if p.action == "call_conflict"] == [None]
+    for _ in range(4):                              # four Traumas: Alex's contestant is dead
+        until_narrator(s, "Alex")
+        trauma_turn(s)
+    assert s.view()["contestants"]["Alex"]["drive"] == "R.I.P."
+    until_narrator(s, "Susan")
+    assert [p.player for p in s.awaiting() if p.action == "call_conflict"] == [None]   # the table answers
     with pytest.raises(RuleError, match="nobody acts after R.I.P."):
         s.apply({"type": "call_conflict", "player": "Alex"})
-    s.state.contestants["Alex"].drive = 4          # (a refusal rebuilds the state from the log)
     with pytest.raises(RuleError, match="only players at this table act"):
         s.apply({"type": "call_conflict", "player": "Zed"})
+
+

@@ -159,8 +159,22 @@ def test_buying_color_can_be_switched_off():
 
 
 def test_an_opener_without_color_must_buy_some_before_opening():
-    s = build(colors={"Joe": [1, 1, 1]})
-    s.state.people["Joe"].color = 0  # spent elsewhere: only buying (or, at die 1, passing the scene) remains
+    s = build(colors={"Joe": [1, 1, 1]})  # Joe starts with 3 Color and spends them all in his scene:
+    do(s, "open_scene", "Joe")           # his ante (1),
+    do(s, "ante", "Bee", how="character")
+    do(s, "stay_out", "Cece")
+    do(s, "stay_out", "Jane")
+    do(s, "raise", "Joe", amount=2, trait="pride")   # his last 2 on his Pride;
+    do(s, "challenge", "Bee", target="Joe")
+    do(s, "lock_card", "Bee", card="Black")
+    do(s, "lock_card", "Joe", card="Black")          # the same extreme: both lose, the pot is discarded
+    do(s, "skip_revelation", "Joe")
+    for opener in ("Bee", "Cece", "Jane"):           # three quiet scenes nobody joins
+        do(s, "open_scene", opener)
+        while prompt := next((p for p in s.awaiting() if p.action == "stay_out"), None):
+            do(s, "stay_out", prompt.player)
+    assert s.view(None)["players"][0]["color"] == 0  # his turn again, with nothing to ante: only buying
+                                                     # (or, at die 1, passing the scene) remains
     assert [(p.action, p.optional) for p in s.awaiting()] == [("buy_color", False)]
     with pytest.raises(RuleError, match="only a player who cannot ante gives up a scene|skip_scene"):
         do(s, "skip_scene", "Joe")
