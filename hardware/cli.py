@@ -243,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_bench(args)
     if args.keys and not args.sim:
         parser.error("--keys drives the simulated table; add --sim")
+    pads: PlayerPads
+    tray: Tray
     try:
         config = load_config(args.config)
         if args.sim:
@@ -273,8 +275,11 @@ def main(argv: list[str] | None = None) -> int:
 def run_bench(args) -> int:
     """``table-noir hardware bench``: run the checklist on the real tray (Enter after each step) or
     on the virtual tray with a simulated maker; print the report (and write it with --report)."""
-    from .bench import Bench, SimMaker
+    from .bench import Bench, SimMaker, Step
     from .optics import DESIGNS, OpticalSensor
+
+    tray: Tray
+    ready: Callable[[Step], None]
 
     if args.design not in DESIGNS:
         print(f"table-noir hardware bench: --design {args.design!r} is not one of {', '.join(sorted(DESIGNS))}",
@@ -312,8 +317,10 @@ def run_bench(args) -> int:
             return 2
         tray = open_tray(config)
 
-        def ready(step) -> None:
+        def wait_for_enter(step: Step) -> None:
             input("    press Enter when it is done ")
+
+        ready = wait_for_enter
     try:
         deadline = time.monotonic() + 10
         while not tray.connected and time.monotonic() < deadline:

@@ -65,7 +65,7 @@ from firmware.tray.heat import KNOCK_LEVEL, Calibration, HeatTracker
 from firmware.tray.impact import ImpactDetector
 
 from .config import Config, GeometryConfig
-from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, Zone, heat_event
+from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, TrayEvent, Zone, heat_event
 from .ports import Tray
 
 if TYPE_CHECKING:
@@ -316,7 +316,7 @@ class TableSimulator:
         self._piezo = self._piezo * 0.55 + slot.knock
 
         if self.optics is not None:
-            reading = self._optical(slot)
+            reading = self._optical(slot, self.optics)
             return self._deliver(slot, reading)
 
         g = self.geometry
@@ -383,11 +383,11 @@ class TableSimulator:
                 r = rng.uniform(18.0, 30.0)
                 self._fallen.append((round(r * math.cos(angle)), round(r * math.sin(angle))))
 
-    def _optical(self, slot: _Slot) -> Optional[float]:
+    def _optical(self, slot: _Slot, optics: "OpticalSensor") -> Optional[float]:
         """The reading the optical model gives for this sample's scene (None: a moving target was lost)."""
         from .optics import Box  # noqa: PLC0415 (the ideal model never needs it)
 
-        rng, g, optics = self.rng, self.geometry, self.optics
+        rng, g = self.rng, self.geometry
         die = g.die_size_mm
         refl = optics.design.reflectance
         mouth = optics.shroud.mouth_z - 1.0
@@ -558,7 +558,7 @@ class SimTray(Tray):
             t_ms = int(sample.t * 1000)
             mm = sample.distance_mm
             shown = mm if mm is not None and mm not in (8190, 8191) else None
-            out = []
+            out: list[TrayEvent] = []
             if self.stream_distance:
                 out.append(DistanceSample(shown, t))
             if sample.piezo >= KNOCK_LEVEL:
