@@ -219,6 +219,147 @@ def calibrate_curve(readings_by_dice):
     return CurveCalibration(points)
 
 
+class SensorCurve:
+    """One sensor's measured response to the Heat: the median and the spread (one standard
+    deviation) of its readings over a still stack of 0, 1, 2, ... dice.
+
+    A sensor that does not look straight down (one on the arm's post, looking across the bottom
+    of the stack) reads the same for every stack taller than its view: its curve flattens, and
+    there it says only "at least this tall". ``expect(h)`` interpolates both numbers.
+    """
+
+    def __init__(self, medians, spreads):
+        if len(medians) != len(spreads) or len(medians) < 2:
+            raise ValueError("a sensor curve needs a median and a spread for each of 0, 1, ... dice")
+        self.medians = [float(m) for m in medians]
+        self.spreads = [max(1.0, float(s)) for s in spreads]  # never trust a reading to under 1 mm
+
+    def expect(self, h):
+        """(median, spread) expected over a stack of ``h`` dice (whole or not; clamped to the curve)."""
+        last = len(self.medians) - 1
+        if h <= 0:
+            return self.medians[0], self.spreads[0]
+        if h >= last:
+            return self.medians[last], self.spreads[last]
+        k = int(math.floor(h))
+        f = h - k
+        m, s = self.medians, self.spreads
+        return m[k] + f * (m[k + 1] - m[k]), s[k] + f * (s[k + 1] - s[k])
+
+
+def sensor_curve(readings_by_dice):
+    """A SensorCurve from raw readings over 0, 1, 2, ... dice: medians, and spreads from the
+    median absolute deviation (so a few junk readings do not widen it). ValueError names a
+    height with too few valid readings."""
+    medians, spreads = [], []
+    for k, readings in enumerate(readings_by_dice):
+        valid = _valid(readings)
+        if len(valid) < 3:
+            raise ValueError("too few valid readings over %d dice (%d, need 3)" % (k, len(valid)))
+        mid = _median(valid)
+        medians.append(mid)
+        spreads.append(1.4826 * _median([abs(v - mid) for v in valid]))
+    return SensorCurve(medians, spreads)
+
+
+class FusedHeight:
+    """The stack's height from several sensors at once: the height whose expected readings
+    (each sensor's measured curve and spread, ``SensorCurve``) best explain this sample's
+    readings, each sensor weighed by its own spread at that height.
+
+    ``curves[0]`` is the arm's sensor, looking down; the others look across the stack. Only the
+    arm's sensor sees what is above the stack (a hand, a d10 in flight), and those only make it
+    read nearer, so when the arm reads nearer than ``occlude`` dice over the height all the
+    sensors together give, the arm's own height is passed on: the tracker sees something
+    over the stack, as it would with one sensor (and more than three of the arm's spreads: a
+    noisy reading of a short stack is not a hand). A reading out of range (``None``, an error
+    code) leaves its sensor out. ``cap`` bounds one sensor's say (a junk reading or a die lying
+    in its view costs at most that much), in squared standard deviations.
+    """
+
+    def __init__(self, curves, occlude=1.35, cap=16.0, step=0.1, min_mm=MIN_VALID_MM, max_mm=MAX_VALID_MM):
+        if not curves:
+            raise ValueError("FusedHeight needs at least the arm's sensor curve")
+        self.curves = list(curves)
+        self.top = len(self.curves[0].medians) - 1
+        self.occlude, self.cap, self.step = occlude, cap, step
+        self.min_mm, self.max_mm = min_mm, max_mm
+
+    def _cost(self, h, readings):
+        cost = 0.0
+        for curve, mm in zip(self.curves, readings):
+            if mm is None:
+                continue
+            mid, spread = curve.expect(h)
+            z = (mm - mid) / spread
+            cost += min(z * z, self.cap)
+        return cost
+
+    def _best(self, readings):
+        best_k, best_c = 0, None
+        for k in range(self.top + 1):
+            c = self._cost(k, readings)
+            if best_c is None or c < best_c:
+                best_k, best_c = k, c
+        best_h = float(best_k)
+        n = int(round(1.0 / self.step))
+        for i in range(-n + 1, n):
+            h = best_k + i * self.step
+            if 0.0 <= h <= self.top and i != 0:
+                c = self._cost(h, readings)
+                if c < best_c:
+                    best_h, best_c = h, c
+        return best_h
+
+    def height(self, readings):
+        """Height in dice (a float) for one reading of each sensor, or None if none is valid."""
+        valid = []
+        for curve, mm in zip(self.curves, readings):
+            # Out of range, or farther than the empty tray by far more than noise: not a place a
+            # die can be (a junk reading), so that sensor says nothing this sample.
+            far = curve.medians[0] + 4.0 * curve.spreads[0]
+            valid.append(mm if mm is not None and self.min_mm <= mm <= min(self.max_mm, far) else None)
+        if all(mm is None for mm in valid):
+            return None
+        fused = self._best(valid)
+        arm = valid[0]
+        if arm is not None:
+            # Nearer than the fused height explains by more than its noise makes (three spreads) and
+            # by more than ``occlude`` dice: something over the stack, which only the arm sees.
+            expected, spread = self.curves[0].expect(fused)
+            above, _ = self.curves[0].expect(fused + self.occlude)
+            if arm < min(above, expected - 3.0 * spread):
+                return self._best([arm] + [None] * (len(valid) - 1))
+        return fused
+
+
+class FusedTracker:
+    """A HeatTracker fed from several sensors through ``FusedHeight``.
+
+    Each sample's readings become one height, and that height is handed to the very same
+    tracker as the reading the arm's sensor would give over it (``CurveCalibration`` of the
+    arm's medians), so every rule of ``HeatTracker`` (hands, bounces, knocks) is unchanged.
+    """
+
+    def __init__(self, curves, **tracker_options):
+        self.fusion = FusedHeight(curves)
+        self.calibration = CurveCalibration(curves[0].medians)
+        self.tracker = HeatTracker(self.calibration, **tracker_options)
+
+    @property
+    def level(self):
+        return self.tracker.level
+
+    def knock(self, t=None):
+        self.tracker.knock(t)
+
+    def feed(self, readings, t=None):
+        """One reading per sensor (arm first) in; the tracker's events out."""
+        h = self.fusion.height(readings)
+        mm = None if h is None else self.calibration.distance(h)
+        return self.tracker.feed(mm, t)
+
+
 def calibrate_from(empty_readings, stack_readings, known_dice):
     """A Calibration from readings of the empty tray and of a stack of ``known_dice``.
 
