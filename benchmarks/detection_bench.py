@@ -64,7 +64,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware.tray.heat import (  # noqa: E402
-    KNOCK_LEVEL, MAX_VALID_MM, MIN_VALID_MM, Calibration, FusedTracker, HeatTracker, calibrate_curve, sensor_curve,
+    KNOCK_LEVEL, MAX_VALID_MM, MIN_VALID_MM, Calibration, FusedTracker, HeatTracker, SteadyTracker, calibrate_curve,
+    sensor_curve,
 )
 from hardware.config import GeometryConfig  # noqa: E402
 from hardware.optics import DESIGNS, OpticalSensor  # noqa: E402
@@ -218,7 +219,10 @@ def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = 
         calibration = measured_curve(optics, seed)
         if optics.design.companions:
             curves = measured_sensor_curves(optics, seed)
-    detector_names = DETECTORS + (("arm only",) if curves else ())
+    if optics is not None and not curves:
+        curves = [sensor_curve(calibration_readings(optics, seed))]  # one sensor: the steady tracker's spread
+    fused = optics is not None and bool(optics.design.companions)
+    detector_names = DETECTORS + (("arm only",) if fused else ()) + (("steady",) if optics is not None else ())
     rng = random.Random(seed)
     totals = {name: {"real": 0, "false": 0, "missed": 0, "wrong_count": 0, "latency": [], "latency_start": [],
                      "latency_rest": [], "added": [0, 0], "removed": [0, 0]} for name in detector_names}
@@ -231,9 +235,11 @@ def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = 
         sim = TableSimulator(geometry, seed=rng.randrange(2**31), start_dice=start, optics=optics)
         detectors: dict = {"tracker": HeatTracker(calibration), "no piezo": HeatTracker(calibration),
                            "naive": NaiveDetector(calibration)}
-        if curves:  # several sensors: the tracker and "no piezo" fuse them; "arm only" is the arm's alone
+        if fused:  # several sensors: the tracker and "no piezo" fuse them; "arm only" is the arm's alone
             detectors = {"tracker": FusedTracker(curves), "no piezo": FusedTracker(curves),
                          "naive": NaiveDetector(calibration), "arm only": HeatTracker(calibration)}
+        if curves:  # the optical model: also the tracker that weighs many readings (with the piezo)
+            detectors["steady"] = SteadyTracker(curves)
         events = {name: [] for name in detectors}
         trace = [sim.tick() for _ in range(15)]  # the tracker first sees a quiet stack
         done += scene(sim, rng, throws - done)
@@ -241,10 +247,11 @@ def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = 
         for index, sample in enumerate(trace):
             if sample.piezo >= KNOCK_LEVEL:
                 detectors["tracker"].knock(sample.t)
-                if "arm only" in detectors:
-                    detectors["arm only"].knock(sample.t)
+                for name in ("arm only", "steady"):
+                    if name in detectors:
+                        detectors[name].knock(sample.t)
             for name, detector in detectors.items():
-                if isinstance(detector, FusedTracker):
+                if isinstance(detector, (FusedTracker, SteadyTracker)):
                     evs = detector.feed((sample.distance_mm,) + sample.others, sample.t)
                 else:
                     evs = detector.feed(sample.distance_mm, sample.t)
@@ -287,7 +294,7 @@ ROWS = [
     ("dice added: real / reported", lambda t: f"{t['added'][0]}/{t['added'][1]}"),
     ("dice removed: real / reported", lambda t: f"{t['removed'][0]}/{t['removed'][1]}"),
 ]
-SHORT = {"tracker": "tracker", "no piezo": "no piezo", "naive": "naive", "arm only": "arm only"}
+SHORT = {"tracker": "tracker", "no piezo": "no piezo", "naive": "naive", "arm only": "arm only", "steady": "steady"}
 
 
 def main(argv=None) -> int:
@@ -326,7 +333,7 @@ def main(argv=None) -> int:
             exact = 100.0 * (row["real"] - row["missed"] - row["wrong_count"]) / max(1, row["real"])
             print(f"  tracker, scenes starting at {band[0]}-{band[1]} dice: {row['real']} collapses, "
                   f"{row['false']} false, {row['missed']} missed, {exact:.1f} % counted exactly")
-        for curve in (info["curves"] or [])[1:]:
+        for curve in (info["curves"] or [])[1:]:  # the companions
             print("  companion's measured curve (mm over 0, 1, 2, ... dice): "
                   + " ".join(f"{p:.0f}" for p in curve.medians)
                   + "; spread " + " ".join(f"{p:.0f}" for p in curve.spreads))
