@@ -394,7 +394,7 @@ def make_app_class():
 
                 self._screens["bench"] = BenchScreen(self)
                 self.sm.add_widget(self._screens["bench"])
-            self._bench_released = self.sim_tray is None and self.config_hw.tray.backend == "serial"
+            self._bench_released = self.sim_tray is None and self.config_hw.tray.backend != "sim"
             if self._bench_released:
                 self.release_hardware()
             self.show_screen("bench")

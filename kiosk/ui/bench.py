@@ -6,8 +6,9 @@ set, the live readings show while the tray records, and each step's verdict appe
 judged. At the end the pass/fail report is saved to a file in the kiosk's data folder and the
 screen says where.
 
-With a real tray (serial), the kiosk's own tray connection is closed for the walk and a fresh
-one opened with every reading on (``raw``); the kiosk opens its hardware again afterwards. With
+With a real tray (serial, or the sensor on the Pi's I2C), the kiosk's own tray connection is
+closed for the walk and a fresh one opened with every reading on (``raw``); the kiosk opens its
+hardware again afterwards. With
 the simulated table, the walk runs on a virtual tray seen through the optical model
 (``hardware.bench.open_virtual_bench``), and a simulated maker does each step when "Done" is
 tapped.
@@ -202,7 +203,7 @@ class BenchScreen(Screen):
                               Path(self.app.exports).parent / "bench").start()
 
     def _opener(self, config: Any) -> Callable[[], tuple[Any, Callable[[Step], None] | None, Callable[[], None]]]:
-        if config.tray.backend == "serial" and getattr(self.app, "sim_tray", None) is None:
+        if config.tray.backend != "sim" and getattr(self.app, "sim_tray", None) is None:  # a real tray
             def open_real() -> tuple[Any, None, Callable[[], None]]:
                 from hardware.factory import open_tray
 
