@@ -47,8 +47,15 @@ Two sensor models, side by side in one run (``--model both``, the default):
   a straight line. ``--design`` picks the shroud and sensor settings
   (``hardware.optics.DESIGNS``); ``as-built`` is the enclosure as it is.
 
+Under the optical model one more detector is graded: ``steady``
+(``heat.SteadyTracker``), which weighs many readings against each sensor's
+measured spread. With a design that has a second sensor (``post``), the
+tracker and "no piezo" columns fuse both sensors (``heat.FusedTracker``) and
+"arm only" is the one-sensor tracker on the arm's readings, which are the
+same sample for sample as without the second sensor.
+
 Usage: .venv/bin/python benchmarks/detection_bench.py [--throws 10000] [--seed 1] [--model both|ideal|optical]
-       [--design as-built|chosen]
+       [--design as-built|low-limit|wide-mouth|post] [--noise-scale 1.0]
 """
 
 from __future__ import annotations
