@@ -47,8 +47,15 @@ Two sensor models, side by side in one run (``--model both``, the default):
   a straight line. ``--design`` picks the shroud and sensor settings
   (``hardware.optics.DESIGNS``); ``as-built`` is the enclosure as it is.
 
+Under the optical model one more detector is graded: ``steady``
+(``heat.SteadyTracker``), which weighs many readings against each sensor's
+measured spread. With a design that has a second sensor (``post``), the
+tracker and "no piezo" columns fuse both sensors (``heat.FusedTracker``) and
+"arm only" is the one-sensor tracker on the arm's readings, which are the
+same sample for sample as without the second sensor.
+
 Usage: .venv/bin/python benchmarks/detection_bench.py [--throws 10000] [--seed 1] [--model both|ideal|optical]
-       [--design as-built|chosen]
+       [--design as-built|low-limit|wide-mouth|post] [--noise-scale 1.0]
 """
 
 from __future__ import annotations
@@ -64,7 +71,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from firmware.tray.heat import (  # noqa: E402
-    KNOCK_LEVEL, MAX_VALID_MM, MIN_VALID_MM, Calibration, HeatTracker, calibrate_curve,
+    KNOCK_LEVEL, MAX_VALID_MM, MIN_VALID_MM, Calibration, FusedTracker, HeatTracker, SteadyTracker, calibrate_curve,
+    sensor_curve,
 )
 from hardware.config import GeometryConfig  # noqa: E402
 from hardware.optics import DESIGNS, OpticalSensor  # noqa: E402
@@ -183,14 +191,25 @@ def within(values, n):
     return 100.0 * sum(1 for v in values if v <= n) / max(1, len(values))
 
 
+def calibration_readings(optics: OpticalSensor, seed: int, samples: int = 150):
+    """What a maker records: ``samples`` readings over each still stack, 0 to the tallest Heat."""
+    rng = random.Random(seed)
+    stacks = [optics.stack(k) for k in range(optics.geometry.max_heat_dice + 1)]
+    return [[optics.sample(rng, scene)[0] for _ in range(samples)] for scene in stacks]
+
+
 def measured_curve(optics: OpticalSensor, seed: int, samples: int = 150):
-    """Calibrate as a maker would: ``samples`` readings over each still stack, 0 to the tallest Heat.
+    """Calibrate as a maker would (``calibration_readings``).
 
     Returns the CurveCalibration, or raises ValueError naming the height that gave too few valid readings.
     """
-    rng = random.Random(seed)
-    stacks = [optics.stack(k) for k in range(optics.geometry.max_heat_dice + 1)]
-    return calibrate_curve([[optics.sample(rng, scene)[0] for _ in range(samples)] for scene in stacks])
+    return calibrate_curve(calibration_readings(optics, seed, samples))
+
+
+def measured_sensor_curves(optics: OpticalSensor, seed: int, samples: int = 150):
+    """Each sensor's measured curve and spread (the arm's first, then its companions), for fusion."""
+    sensors = [optics] + [OpticalSensor(optics.geometry, c) for c in optics.design.companions]
+    return [sensor_curve(calibration_readings(sensor, seed + i, samples)) for i, sensor in enumerate(sensors)]
 
 
 def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = "ideal", design: str = "as-built",
@@ -198,12 +217,22 @@ def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = 
     geometry = GeometryConfig()
     optics = None
     calibration = Calibration(geometry.sensor_height_mm, geometry.die_size_mm)
+    curves = None
     if model == "optical":
-        optics = OpticalSensor(geometry, dataclasses.replace(DESIGNS[design], noise_scale=noise_scale))
+        chosen = DESIGNS[design]
+        optics = OpticalSensor(geometry, dataclasses.replace(
+            chosen, noise_scale=noise_scale,
+            companions=tuple(dataclasses.replace(c, noise_scale=noise_scale) for c in chosen.companions)))
         calibration = measured_curve(optics, seed)
+        if optics.design.companions:
+            curves = measured_sensor_curves(optics, seed)
+    if optics is not None and not curves:
+        curves = [sensor_curve(calibration_readings(optics, seed))]  # one sensor: the steady tracker's spread
+    fused = optics is not None and bool(optics.design.companions)
+    detector_names = DETECTORS + (("arm only",) if fused else ()) + (("steady",) if optics is not None else ())
     rng = random.Random(seed)
     totals = {name: {"real": 0, "false": 0, "missed": 0, "wrong_count": 0, "latency": [], "latency_start": [],
-                     "latency_rest": [], "added": [0, 0], "removed": [0, 0]} for name in DETECTORS}
+                     "latency_rest": [], "added": [0, 0], "removed": [0, 0]} for name in detector_names}
     done = scenes = samples = 0
     heights = {}
     by_height: dict = {}
@@ -211,8 +240,13 @@ def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = 
         start = rng.randint(2, max_height)
         heights[start] = heights.get(start, 0) + 1
         sim = TableSimulator(geometry, seed=rng.randrange(2**31), start_dice=start, optics=optics)
-        detectors = {"tracker": HeatTracker(calibration), "no piezo": HeatTracker(calibration),
-                     "naive": NaiveDetector(calibration)}
+        detectors: dict = {"tracker": HeatTracker(calibration), "no piezo": HeatTracker(calibration),
+                           "naive": NaiveDetector(calibration)}
+        if fused:  # several sensors: the tracker and "no piezo" fuse them; "arm only" is the arm's alone
+            detectors = {"tracker": FusedTracker(curves), "no piezo": FusedTracker(curves),
+                         "naive": NaiveDetector(calibration), "arm only": HeatTracker(calibration)}
+        if curves:  # the optical model: also the tracker that weighs many readings (with the piezo)
+            detectors["steady"] = SteadyTracker(curves)
         events = {name: [] for name in detectors}
         trace = [sim.tick() for _ in range(15)]  # the tracker first sees a quiet stack
         done += scene(sim, rng, throws - done)
@@ -220,8 +254,14 @@ def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = 
         for index, sample in enumerate(trace):
             if sample.piezo >= KNOCK_LEVEL:
                 detectors["tracker"].knock(sample.t)
+                for name in ("arm only", "steady"):
+                    if name in detectors:
+                        detectors[name].knock(sample.t)
             for name, detector in detectors.items():
-                evs = detector.feed(sample.distance_mm, sample.t)
+                if isinstance(detector, (FusedTracker, SteadyTracker)):
+                    evs = detector.feed((sample.distance_mm,) + sample.others, sample.t)
+                else:
+                    evs = detector.feed(sample.distance_mm, sample.t)
                 if evs:
                     events[name].append((index, evs))
         samples += len(trace)
@@ -242,7 +282,7 @@ def run(throws: int, seed: int, window: int, max_height: int = 12, model: str = 
                 for key in row:
                     row[key] += g[key]
     return totals, {"throws": done, "scenes": scenes, "samples": samples, "heights": heights,
-                    "calibration": calibration, "by_height": by_height}
+                    "calibration": calibration, "by_height": by_height, "curves": curves}
 
 
 ROWS = [
@@ -261,7 +301,7 @@ ROWS = [
     ("dice added: real / reported", lambda t: f"{t['added'][0]}/{t['added'][1]}"),
     ("dice removed: real / reported", lambda t: f"{t['removed'][0]}/{t['removed'][1]}"),
 ]
-SHORT = {"tracker": "tracker", "no piezo": "no piezo", "naive": "naive"}
+SHORT = {"tracker": "tracker", "no piezo": "no piezo", "naive": "naive", "arm only": "arm only", "steady": "steady"}
 
 
 def main(argv=None) -> int:
@@ -300,7 +340,11 @@ def main(argv=None) -> int:
             exact = 100.0 * (row["real"] - row["missed"] - row["wrong_count"]) / max(1, row["real"])
             print(f"  tracker, scenes starting at {band[0]}-{band[1]} dice: {row['real']} collapses, "
                   f"{row['false']} false, {row['missed']} missed, {exact:.1f} % counted exactly")
-        for name in DETECTORS:
+        for curve in (info["curves"] or [])[1:]:  # the companions
+            print("  companion's measured curve (mm over 0, 1, 2, ... dice): "
+                  + " ".join(f"{p:.0f}" for p in curve.medians)
+                  + "; spread " + " ".join(f"{p:.0f}" for p in curve.spreads))
+        for name in totals:
             columns.append((f"{'opt' if model == 'optical' else 'ideal'} {SHORT[name]}", totals[name]))
     if not columns:
         return 1

@@ -20,17 +20,23 @@ from __future__ import annotations
 
 import math
 import queue
+import os
 import statistics
+import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from firmware.tray.heat import CurveCalibration
 
-from .config import GeometryConfig
+from .config import Config, GeometryConfig
 from .events import Collapse, DistanceSample, ThrowImpact
 from .optics import DESIGNS, Design, OpticalSensor
 from .ports import Tray
+
+if TYPE_CHECKING:
+    from .virtual_tray import VirtualTray
 
 MIN_VALID_SHARE = 0.8      # of a still step's readings; fewer means the signal is too weak
 MODEL_MARGIN_MM = 10.0     # the model's own uncertainty (its estimated constants; docs/sensing.md)
@@ -222,14 +228,22 @@ class Bench:
         self.inbox: queue.Queue = queue.Queue()
         self.records: dict[str, Record] = {}
         self.verdicts: list[Verdict] = []
+        self.cancelled = threading.Event()  # set from another thread: the walk stops after this reading
         tray.subscribe(self.inbox.put)
+
+    def close(self) -> None:
+        """Stop listening to the tray (the tray itself is the caller's to close)."""
+        try:
+            self.tray.unsubscribe(self.inbox.put)
+        except ValueError:
+            pass
 
     def record(self, step: Step) -> Record:
         """Collect ``step.samples`` readings (and any impacts and falls among them), showing them live."""
         record = Record()
         deadline = time.monotonic() + self.timeout_s
         shown = 0
-        while len(record.readings) < step.samples and time.monotonic() < deadline:
+        while len(record.readings) < step.samples and time.monotonic() < deadline and not self.cancelled.is_set():
             try:
                 event = self.inbox.get(timeout=0.05)
             except queue.Empty:
@@ -251,23 +265,36 @@ class Bench:
         while not self.inbox.empty():
             self.inbox.get_nowait()
 
+    def run_step(self, step: Step, number: int, total: int, before: Record | None) -> Verdict | None:
+        """Ask for one step, record it and judge it (``before``: the last still step's record).
+        None if the walk was cancelled meanwhile."""
+        if self.cancelled.is_set():
+            return None
+        self.say(f"Step {number} of {total}: {step.title}. {step.instruction}")
+        if step.kind == "still":
+            self.ready(step)  # the maker builds the stack; readings meanwhile are not this step's
+            self._drain()
+        else:
+            self._drain()  # the maker's action itself is what this step records
+            self.ready(step)
+        if self.cancelled.is_set():
+            return None
+        record = self.record(step)
+        if self.cancelled.is_set():
+            return None
+        self.records[step.key] = record
+        verdict = judge(step, record, self.model, before)
+        self.verdicts.append(verdict)
+        self.say(f"    {'PASS' if verdict.passed else 'FAIL'}: {verdict.measured}")
+        return verdict
+
     def run(self, steps=STEPS) -> list[Verdict]:
         before = None
         for number, step in enumerate(steps, 1):
-            self.say(f"Step {number} of {len(steps)}: {step.title}. {step.instruction}")
+            if self.run_step(step, number, len(steps), before) is None:
+                break
             if step.kind == "still":
-                self.ready(step)  # the maker builds the stack; readings meanwhile are not this step's
-                self._drain()
-            else:
-                self._drain()  # the maker's action itself is what this step records
-                self.ready(step)
-            record = self.record(step)
-            self.records[step.key] = record
-            verdict = judge(step, record, self.model, before)
-            self.verdicts.append(verdict)
-            self.say(f"    {'PASS' if verdict.passed else 'FAIL'}: {verdict.measured}")
-            if step.kind == "still":
-                before = record
+                before = self.records[step.key]
         return self.verdicts
 
     def report(self, when: str | None = None) -> str:
@@ -332,3 +359,47 @@ class SimMaker:
             deadline = time.monotonic() + self.timeout_s
             while not self.idle() and time.monotonic() < deadline:
                 time.sleep(0.01)
+
+
+@dataclass
+class VirtualBench:
+    """The virtual tray for a bench walk with nobody at a table: the simulated table seen through
+    the optical model, the tray's firmware on a pseudo-terminal, the Pi's serial reader, and a
+    simulated maker who does what each step asks (``ready``). ``close()`` takes it all down."""
+
+    tray: Tray
+    ready: Callable[[Step], None]
+    virtual: "VirtualTray"
+
+    def close(self) -> None:
+        self.tray.close()
+        self.virtual.close()
+
+
+def open_virtual_bench(config: Config, design: Design | str = "low-limit", seed: int = 0,
+                       pace: float = 1.0) -> VirtualBench:
+    """Start a virtual tray for the bench (``table-noir hardware bench --sim`` and the kiosk's bench
+    screen on a simulated table). ``pace`` below 1 runs the table faster than real time."""
+    from .backends.serial import SerialTray
+    from .virtual_tray import VirtualTray
+
+    chosen = DESIGNS[design] if isinstance(design, str) else design
+    link = os.path.join(tempfile.mkdtemp(prefix="table-noir-bench-"), "tray")
+    virtual = VirtualTray(config, seed=seed, link=link, start_dice=0, pace=pace)
+    virtual.sim.use_optics(OpticalSensor(config.geometry, chosen))
+    virtual.start()
+    tray = SerialTray(config.tray, port=virtual.path, retry_s=0.05)
+    return VirtualBench(tray, SimMaker(virtual.sim, virtual._lock, virtual.idle), virtual)
+
+
+def wait_connected(tray: Tray, seconds: float = 10.0) -> bool:
+    """Wait for the tray to answer; then ask it for every reading (``raw``), as the bench needs."""
+    deadline = time.monotonic() + seconds
+    while not tray.connected and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if not tray.connected:
+        return False
+    set_raw = getattr(tray, "set_raw", None)
+    if set_raw is not None:
+        set_raw(True)
+    return True

@@ -243,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         return run_bench(args)
     if args.keys and not args.sim:
         parser.error("--keys drives the simulated table; add --sim")
+    pads: PlayerPads
+    tray: Tray
     try:
         config = load_config(args.config)
         if args.sim:
@@ -273,8 +275,11 @@ def main(argv: list[str] | None = None) -> int:
 def run_bench(args) -> int:
     """``table-noir hardware bench``: run the checklist on the real tray (Enter after each step) or
     on the virtual tray with a simulated maker; print the report (and write it with --report)."""
-    from .bench import Bench, SimMaker
-    from .optics import DESIGNS, OpticalSensor
+    from .bench import Bench, Step, open_virtual_bench, wait_connected
+    from .optics import DESIGNS
+
+    tray: Tray
+    ready: Callable[[Step], None]
 
     if args.design not in DESIGNS:
         print(f"table-noir hardware bench: --design {args.design!r} is not one of {', '.join(sorted(DESIGNS))}",
@@ -292,17 +297,8 @@ def run_bench(args) -> int:
             return 2
     virtual = None
     if args.sim:
-        import tempfile
-
-        from .backends.serial import SerialTray
-        from .virtual_tray import VirtualTray
-
-        link = os.path.join(tempfile.mkdtemp(prefix="table-noir-bench-"), "tray")
-        virtual = VirtualTray(config, seed=args.seed, link=link, start_dice=0, pace=1 / 6 if args.fast else 1.0)
-        virtual.sim.use_optics(OpticalSensor(config.geometry, DESIGNS[args.design]))
-        virtual.start()
-        tray = SerialTray(config.tray, port=virtual.path, retry_s=0.05)
-        ready = SimMaker(virtual.sim, virtual._lock, virtual.idle)
+        virtual = open_virtual_bench(config, args.design, seed=args.seed, pace=1 / 6 if args.fast else 1.0)
+        tray, ready = virtual.tray, virtual.ready
     else:
         from .factory import open_tray
 
@@ -312,23 +308,21 @@ def run_bench(args) -> int:
             return 2
         tray = open_tray(config)
 
-        def ready(step) -> None:
+        def wait_for_enter(step: Step) -> None:
             input("    press Enter when it is done ")
+
+        ready = wait_for_enter
     try:
-        deadline = time.monotonic() + 10
-        while not tray.connected and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if not tray.connected:
+        if not wait_connected(tray):
             print("table-noir hardware bench: the tray did not answer within 10 s: is it plugged in?", file=sys.stderr)
             return 1
-        if hasattr(tray, "set_raw"):
-            tray.set_raw(True)  # the bench needs every distance reading
         bench = Bench(tray, config.geometry, args.design, ready=ready, say=print)
         bench.run()
     finally:
-        tray.close()
         if virtual is not None:
             virtual.close()
+        else:
+            tray.close()
     report = bench.report()
     print()
     print(report, end="")

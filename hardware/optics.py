@@ -75,6 +75,7 @@ REFLECTANCE = {                # estimates at 940 nm, matte surfaces
     "die": 0.75,               # a white or pale Heat d6
     "hand": 0.50,              # skin in the near infrared
     "d10": 0.60,               # a thrown d10
+    "rim": 0.30,               # the tray's rim wall, printed PLA (only a sensor looking across the tray sees it)
 }
 
 OUT_OF_RANGE = {2: 8191, 4: 8190}  # what the chip reports for a failed reading, by range status
@@ -134,9 +135,41 @@ class Reading:
     shares: dict = field(default_factory=dict)  # share of the signal by surface kind
 
 
+@dataclass(frozen=True)
+class Pose:
+    """Where a sensor sits and where it looks, in tray coordinates (mm; the Heat's axis at x = y = 0,
+    the floor at z = 0): the centre of its lens and the direction of its view (any length).
+
+    ``None`` in a ``Design`` means the arm's sensor: on the axis at the configured height, looking
+    straight down.
+    """
+
+    x: float
+    y: float
+    z: float
+    dx: float
+    dy: float
+    dz: float
+
+
+@dataclass(frozen=True)
+class Shroud:
+    """A sensor's own shroud, for a sensor that is not the arm's: a bore ``length`` mm long from
+    the lens to a round mouth of radius ``mouth_r``."""
+
+    length: float
+    mouth_r: float
+    bore_r: float = 2.6
+
+
 @dataclass
 class Design:
-    """The choices a maker can change: shroud, limits, timing budget, finishes."""
+    """The choices a maker can change: shroud, limits, timing budget, finishes, and where the
+    sensor is (``pose``; None: the arm's, straight down) with its own shroud (``own_shroud``).
+
+    ``companions`` are more sensors on the same bus, each a Design with its own pose: the
+    simulator reads each of them on every sample from the same scene.
+    """
 
     zone_dice: float = HEAT_ZONE_DICE        # the shroud is sized to see this many dice wide at the floor
     aperture_offset_mm: float = APERTURE_OFFSET_MM
@@ -148,6 +181,10 @@ class Design:
     reflectance: dict = field(default_factory=lambda: dict(REFLECTANCE))
     noise_scale: float = 1.0                 # for "what if the real sensor is quieter than estimated"
     shroud: ArmView | None = None            # None: the enclosure's, from the geometry and zone_dice
+    pose: Pose | None = None                 # None: the arm's sensor over the Heat, looking down
+    own_shroud: Shroud | None = None         # the shroud of a sensor with a pose of its own
+    companions: tuple = ()                   # more sensors (Designs with a pose) on the same bus
+    name: str = "arm"                        # what the bench and the benchmark call this sensor
 
 
 def _sunflower(n: int) -> list[tuple[float, float]]:
@@ -157,76 +194,144 @@ def _sunflower(n: int) -> list[tuple[float, float]]:
             for i in range(n)]
 
 
+def _unit(v: tuple[float, float, float]) -> tuple[float, float, float]:
+    n = math.sqrt(v[0] ** 2 + v[1] ** 2 + v[2] ** 2)
+    if n == 0:
+        raise ValueError("a sensor's direction cannot be zero")
+    return (v[0] / n, v[1] / n, v[2] / n)
+
+
+def _cross(a: tuple[float, float, float], b: tuple[float, float, float]) -> tuple[float, float, float]:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def _dot(a: tuple[float, float, float], b: tuple[float, float, float]) -> float:
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+
+
 class OpticalSensor:
-    """A VL53L0X over the tray, behind the arm's shroud (see the module docstring)."""
+    """A VL53L0X behind a shroud, anywhere over the tray (see the module docstring).
+
+    The arm's sensor (``design.pose`` None) sits on the Heat's axis looking down, behind the
+    enclosure's shroud. Any other sensor has a pose (lens centre and view direction) and its own
+    shroud (``design.own_shroud``). The sensor's frame: ``w`` along the view, ``u`` across it
+    (horizontal where it can be; the emitter sits at -offset along it, the receiver at +offset),
+    ``v`` = u x w.
+    """
 
     def __init__(self, geometry: GeometryConfig, design: Design | None = None, rays: int = 160):
         self.geometry = geometry
         self.design = design or Design()
         d = self.design
-        self.shroud = d.shroud or shroud_for(geometry, d.zone_dice)
-        s = self.shroud
-        if s.mouth_r <= 0:
-            raise ValueError(f"the shroud's mouth would be {2 * s.mouth_r:.1f} mm wide: no light gets through")
-        self.lens = s.lens_z
-        self.emitter = (-d.aperture_offset_mm, 0.0)
-        self.receiver = (d.aperture_offset_mm, 0.0)
-        drop = s.lens_z - s.mouth_z
+        if d.pose is None:
+            self.shroud = d.shroud or shroud_for(geometry, d.zone_dice)
+            s = self.shroud
+            origin = (0.0, 0.0, s.lens_z)
+            self.w = (0.0, 0.0, -1.0)
+            self.length, self.mouth_r = s.lens_z - s.mouth_z, s.mouth_r
+        else:
+            if d.own_shroud is None:
+                raise ValueError(f"sensor {d.name!r} has a pose of its own but no shroud (own_shroud)")
+            p, own = d.pose, d.own_shroud
+            origin = (p.x, p.y, p.z)
+            self.w = _unit((p.dx, p.dy, p.dz))
+            self.length, self.mouth_r = own.length, own.mouth_r
+            # The same shroud as an ArmView along the sensor's own axis (what the simulator asks of it).
+            self.shroud = ArmView(lens_z=own.length, bore_r=own.bore_r, mouth_z=0.0, mouth_r=own.mouth_r)
+        if self.mouth_r <= 0:
+            raise ValueError(f"the shroud's mouth would be {2 * self.mouth_r:.1f} mm wide: no light gets through")
+        w = self.w
+        across = (-w[1], w[0], 0.0)
+        self.u = _unit(across) if math.hypot(across[0], across[1]) > 1e-9 else (1.0, 0.0, 0.0)
+        self.v = _cross(self.u, w)
+        self.origin = origin
+        self.lens = origin[2]
+        off = d.aperture_offset_mm
+        self.emitter3 = tuple(origin[i] - off * self.u[i] for i in range(3))
+        self.receiver3 = tuple(origin[i] + off * self.u[i] for i in range(3))
+        self.emitter = (-off, 0.0)  # in the sensor's (u, v) frame
+        self.receiver = (off, 0.0)
         half = math.radians(FOV_DEG / 2)
-        # Rays from the emitter through points spread evenly over the mouth, kept if inside its cone.
+        # Rays from the emitter through points spread evenly over the mouth, kept if inside its cone;
+        # each as a direction whose component along the view is 1 (so t is the depth along the view).
         self.rays = []
-        for u, v in _sunflower(rays):
-            mx, my = u * s.mouth_r, v * s.mouth_r
-            dx, dy = (mx - self.emitter[0]) / drop, (my - self.emitter[1]) / drop
-            if math.atan(math.hypot(dx, dy)) <= half:
-                self.rays.append((dx, dy))
+        for a, b in _sunflower(rays):
+            pu, pv = (a * self.mouth_r - self.emitter[0]) / self.length, (b * self.mouth_r) / self.length
+            if math.atan(math.hypot(pu, pv)) <= half:
+                self.rays.append(tuple(w[i] + pu * self.u[i] + pv * self.v[i] for i in range(3)))
         # The share of the emitter's cone the mouth passes (solid angles, small-angle exact enough).
-        mouth_sr = math.pi * s.mouth_r ** 2 / drop ** 2 * (len(self.rays) / rays)
+        mouth_sr = math.pi * self.mouth_r ** 2 / self.length ** 2 * (len(self.rays) / rays)
         cone_sr = 2 * math.pi * (1 - math.cos(half))
         self.through = mouth_sr / cone_sr
+        self.tray_r = geometry.tray_diameter_mm / 2
+        self.rim_h = max(25.0, geometry.die_size_mm + 8)  # as enclosure/scad/common.scad's rim_h
         self._cache: dict = {}
 
     # -- geometry ---------------------------------------------------------------------------
     def _seen(self, x: float, y: float, z: float) -> bool:
         """Can the receiver see the point (x, y, z) through the shroud's mouth?"""
-        s = self.shroud
-        if z >= s.mouth_z:
-            return False
-        rx, ry = self.receiver
-        f = (s.lens_z - s.mouth_z) / (s.lens_z - z)
-        return math.hypot(rx + (x - rx) * f, ry + (y - ry) * f) <= s.mouth_r
+        r, w = self.receiver3, self.w
+        q = (x - r[0], y - r[1], z - r[2])
+        depth = _dot(q, w)
+        if depth <= self.length:
+            return False  # at or behind the mouth
+        f = self.length / depth
+        return math.hypot(self.receiver[0] + _dot(q, self.u) * f, _dot(q, self.v) * f) <= self.mouth_r
 
-    def _trace(self, dx: float, dy: float, boxes: tuple) -> tuple:
-        """Follow one ray down: (x, y, z, cos to the surface normal, kind, reflectance) of the first
-        surface it meets."""
-        ex, ey = self.emitter
-        lens = self.lens
-        norm = math.sqrt(1 + dx * dx + dy * dy)
-        best = (lens, 1.0 / norm, "floor", self.design.reflectance["floor"])  # drop, cos, kind, reflectance
+    def _background(self, d: tuple) -> tuple | None:
+        """Where a ray meets the tray itself: the floor inside the rim, or the rim's inner wall
+        (a sensor looking across the tray sees it past the Heat). None: it leaves the tray."""
+        e = self.emitter3
+        norm = math.sqrt(_dot(d, d))
+        if d[2] < 0:
+            t = -e[2] / d[2]
+            if math.hypot(e[0] + d[0] * t, e[1] + d[1] * t) <= self.tray_r:
+                return (t, -d[2] / norm, "floor", self.design.reflectance["floor"])
+        # The rim's inner wall: where the ray's horizontal path leaves the circle of the tray.
+        a = d[0] ** 2 + d[1] ** 2
+        if a < 1e-12:
+            return None
+        b = 2 * (e[0] * d[0] + e[1] * d[1])
+        c = e[0] ** 2 + e[1] ** 2 - self.tray_r ** 2
+        disc = b * b - 4 * a * c
+        if disc < 0:
+            return None
+        t = (-b + math.sqrt(disc)) / (2 * a)
+        z = e[2] + d[2] * t
+        if t <= 0 or not 0.0 <= z <= self.rim_h:
+            return None
+        x, y = e[0] + d[0] * t, e[1] + d[1] * t
+        cos = abs(x * d[0] + y * d[1]) / (self.tray_r * norm)
+        return (t, cos, "rim", self.design.reflectance.get("rim", REFLECTANCE["rim"]))
+
+    def _trace(self, d: tuple, boxes: tuple) -> tuple | None:
+        """Follow one ray: (x, y, z, cos to the surface normal, kind, reflectance) of the first
+        surface it meets, or None if it leaves the tray without meeting one."""
+        e = self.emitter3
+        norm = math.sqrt(_dot(d, d))
+        best = self._background(d)  # (depth, cos, kind, reflectance)
         for box, kind in boxes:
-            t_in, t_out, side_cos = 0.0, lens, 1.0 / norm
-            for e, d, lo, hi in ((ex, dx, box.x0, box.x1), (ey, dy, box.y0, box.y1)):
-                if abs(d) < 1e-12:
-                    if not lo <= e <= hi:
+            t_in, t_out, cos = 0.0, math.inf, 1.0
+            for ei, di, lo, hi in ((e[0], d[0], box.x0, box.x1), (e[1], d[1], box.y0, box.y1),
+                                   (e[2], d[2], box.z0, box.z1)):
+                if abs(di) < 1e-12:
+                    if not lo <= ei <= hi:
                         t_in, t_out = 1.0, 0.0
                     continue
-                a, b = (lo - e) / d, (hi - e) / d
+                a, b = (lo - ei) / di, (hi - ei) / di
                 if a > b:
                     a, b = b, a
                 if a > t_in:
-                    t_in, side_cos = a, abs(d) / norm
+                    t_in, cos = a, abs(di) / norm
                 t_out = min(t_out, b)
-            top, bottom = lens - box.z1, lens - box.z0
-            if t_in > t_out or t_out < top or t_in > bottom:
+            if t_in > t_out or t_in <= 0.0:
                 continue
-            if t_in <= top:
-                t, cos = top, 1.0 / norm
-            else:
-                t, cos = t_in, side_cos
-            if t < best[0]:
-                best = (t, cos, kind, box.reflectance)
+            if best is None or t_in < best[0]:
+                best = (t_in, cos, kind, box.reflectance)
+        if best is None:
+            return None
         t, cos, kind, rho = best
-        return ex + dx * t, ey + dy * t, lens - t, cos, kind, rho
+        return e[0] + d[0] * t, e[1] + d[1] * t, e[2] + d[2] * t, cos, kind, rho
 
     def returns(self, boxes: tuple) -> tuple[float, float, dict]:
         """(signal in MCPS, signal-weighted range in mm, share by kind) of a scene, without crosstalk.
@@ -239,12 +344,15 @@ class OpticalSensor:
             return hit
         total = weighted = 0.0
         by_kind: dict[str, float] = {}
-        ex, ey = self.emitter
-        for dx, dy in self.rays:
-            x, y, z, cos, kind, rho = self._trace(dx, dy, boxes)
+        ex, ey, ez = self.emitter3
+        for d in self.rays:
+            found = self._trace(d, boxes)
+            if found is None:
+                continue
+            x, y, z, cos, kind, rho = found
             if not self._seen(x, y, z):
                 continue
-            rng_mm = math.sqrt((x - ex) ** 2 + (y - ey) ** 2 + (self.lens - z) ** 2)
+            rng_mm = math.sqrt((x - ex) ** 2 + (y - ey) ** 2 + (z - ez) ** 2)
             w = rho * cos / (rng_mm / 1000.0) ** 2
             total += w
             weighted += w * rng_mm
@@ -317,8 +425,25 @@ def _dropout_chance(signal: float, limit: float) -> float:
 
 # The designs the benchmark and the bench compare. "as-built" is the enclosure as it is today;
 # "chosen" is the change docs/sensing.md argues for, with the model's numbers.
+def post_sensor(geometry: GeometryConfig | None = None) -> Design:
+    """The second VL53L0X of design ``post``: on the inner face of the arm's post, 100 mm up,
+    looking down 20 degrees across the bottom of the Heat, behind a 20 mm shroud with an 8 mm
+    mouth. The stack hides more of the floor beyond it as it grows, so its reading falls die by
+    die up to about 4 dice (where the arm's sensor is weakest) and is flat above. Where the post
+    stands comes from the enclosure's parameters (``post_r``, ``post_w``)."""
+    scad = _scad_numbers()
+    g = geometry or GeometryConfig()
+    tray_out_r = g.tray_diameter_mm / 2 + scad["rim_t"]
+    face = tray_out_r + scad["foot_depth"] / 2 - scad["post_w"] / 2 - 1.0  # post_r, less half the post
+    tilt = math.radians(20.0)
+    return Design(pose=Pose(face, 0.0, 100.0, -math.cos(tilt), 0.0, -math.sin(tilt)),
+                  own_shroud=Shroud(length=20.0, mouth_r=4.0), signal_limit_mcps=0.06, sigma_limit_mm=60.0,
+                  name="post")
+
+
 DESIGNS = {
     "as-built": Design(),
     "low-limit": Design(signal_limit_mcps=0.06, sigma_limit_mm=60.0),
     "wide-mouth": Design(zone_dice=4, signal_limit_mcps=0.1, sigma_limit_mm=60.0),
+    "post": Design(signal_limit_mcps=0.06, sigma_limit_mm=60.0, companions=(post_sensor(),)),
 }

@@ -65,13 +65,14 @@ from firmware.tray.heat import KNOCK_LEVEL, Calibration, HeatTracker
 from firmware.tray.impact import ImpactDetector
 
 from .config import Config, GeometryConfig
-from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, Zone, heat_event
+from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, TrayEvent, Zone, heat_event
 from .ports import Tray
 
 if TYPE_CHECKING:
     from .optics import OpticalSensor
 
 OUT_OF_RANGE_CODES = (8190, 8191)
+REFLECTANCE_D10 = 0.60  # as hardware.optics.REFLECTANCE["d10"] (kept here so the ideal model needs no optics)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,7 @@ class RawSample:
     t: float
     distance_mm: Optional[int]
     piezo: float
+    others: tuple = ()  # with an optical model that has companions: each one's reading (mm or None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +122,7 @@ class _Slot:
     vibrate: float = 0.0  # starts tray vibration (0..1)
     flyer: bool = False  # what is at above_mm is a thrown d10, not a hand
     fall: bool = False  # set_stack is the end of a fall (not a hand's work)
+    lands: Optional[Zone] = None  # a thrown d10 comes to rest in this zone on this sample
 
 
 class TableSimulator:
@@ -151,6 +154,15 @@ class TableSimulator:
         if optics is not None:  # (drawn only then, so the ideal model's table is what it always was)
             self._stack_xy = (self.rng.uniform(-2.0, 2.0), self.rng.uniform(-2.0, 2.0))  # never dead centre
         self._fallen: list = []  # fallen dice lying at the edge of the view
+        # Sensors beside the arm's (``design.companions``) read the same scene; their noise, and
+        # where landed d10s lie (only they can see them), come from a second stream, so the arm's
+        # readings are the same sample for sample with and without them.
+        self._companions: list = []
+        self._rng2 = random.Random(seed * 7919 + 17)
+        self._resting: list = []  # landed d10s lying on the tray: (x, y)
+        self._others: tuple = ()
+        if optics is not None:
+            self._make_companions(optics)
 
     # -- planning ---------------------------------------------------------
     def _slot(self, i: int) -> _Slot:
@@ -193,9 +205,17 @@ class TableSimulator:
         self._slot(first + rng.randint(3, 10))  # the hand takes a moment to be out of the way
         self._planned = new
 
+    def _make_companions(self, optics: "OpticalSensor") -> None:
+        from .optics import OpticalSensor  # noqa: PLC0415 (the ideal model never needs it)
+
+        self._companions = [OpticalSensor(self.geometry, c) for c in optics.design.companions]
+
     def use_optics(self, optics: "OpticalSensor | None") -> None:
         """Read the table through an optical model from now on (None: the ideal sensor again)."""
         self.optics = optics
+        self._companions = []
+        if optics is not None:
+            self._make_companions(optics)
         if optics is not None and self._stack_xy == (0.0, 0.0):
             self._stack_xy = (self.rng.uniform(-2.0, 2.0), self.rng.uniform(-2.0, 2.0))
 
@@ -265,6 +285,7 @@ class TableSimulator:
             self._fall(land + rng.randint(0, 1), dice, None)
         landed = Truth("landed", 0, 0.0, self._planned, zone=zone, face=face, hit_heat=falls)
         self._slot(land).truth.append(landed)
+        self._slot(land).lands = zone
         self._slot(land + rng.randint(15, 25))  # rolling to a stop
         return landed
 
@@ -316,7 +337,9 @@ class TableSimulator:
         self._piezo = self._piezo * 0.55 + slot.knock
 
         if self.optics is not None:
-            reading = self._optical(slot)
+            if slot.lands is not None and self._companions:
+                self._rest_d10(slot.lands)
+            reading = self._optical(slot, self.optics)
             return self._deliver(slot, reading)
 
         g = self.geometry
@@ -365,7 +388,8 @@ class TableSimulator:
             else:
                 distance = max(0, int(round(reading)))
         piezo = min(1.0, self._piezo + abs(rng.gauss(0.0, 0.006)) + 0.008)
-        sample = RawSample(round(self.t, 6), distance, round(piezo, 4))
+        others, self._others = self._others, ()
+        sample = RawSample(round(self.t, 6), distance, round(piezo, 4), others)
         self.index += 1
         self.t += self.sample_period_s
         return sample
@@ -383,11 +407,11 @@ class TableSimulator:
                 r = rng.uniform(18.0, 30.0)
                 self._fallen.append((round(r * math.cos(angle)), round(r * math.sin(angle))))
 
-    def _optical(self, slot: _Slot) -> Optional[float]:
+    def _optical(self, slot: _Slot, optics: "OpticalSensor") -> Optional[float]:
         """The reading the optical model gives for this sample's scene (None: a moving target was lost)."""
         from .optics import Box  # noqa: PLC0415 (the ideal model never needs it)
 
-        rng, g, optics = self.rng, self.geometry, self.optics
+        rng, g = self.rng, self.geometry
         die = g.die_size_mm
         refl = optics.design.reflectance
         mouth = optics.shroud.mouth_z - 1.0
@@ -397,6 +421,7 @@ class TableSimulator:
         if slot.tumble is not None:
             low, high = slot.tumble
             if rng.random() >= 0.6:
+                self._others = tuple(None for _ in self._companions)  # they see the same moving target
                 return None  # a moving target: the sensor gives up on the sample (sigma fail)
             standing = min(standing, int(low))
             a, b = sorted((rng.uniform(low, high), rng.uniform(low, high)))
@@ -424,7 +449,37 @@ class TableSimulator:
                 edge = round(rng.uniform(-20, 10))
                 boxes.append((Box(edge, edge + 100, -50, 50, z, min(z + 30, mouth), refl["hand"]), "hand"))
         mm, self.status = optics.sample(rng, tuple(boxes))
+        if self._companions:
+            self._others = self._read_companions(tuple(boxes))
         return float(mm) + self.offset_mm if mm < 8190 else float(mm)
+
+    def _rest_d10(self, zone: Zone) -> None:
+        """A thrown d10 comes to rest; the one thrown before it was picked up to be thrown again.
+        Inside the ring it lies 33-58 mm from the Heat's axis (never on the Heat), on the ring
+        55-65 mm, outside 65-150 mm; in any direction (estimates)."""
+        rng = self._rng2
+        low, high = {Zone.INSIDE: (33.0, 58.0), Zone.TOUCHING: (55.0, 65.0)}.get(zone, (65.0, 150.0))
+        r, angle = rng.uniform(low, high), rng.uniform(0, 2 * math.pi)
+        self._resting = [(round(r * math.cos(angle)), round(r * math.sin(angle)))]
+
+    def _read_companions(self, boxes: tuple) -> tuple:
+        """Each companion sensor's reading of the scene (with the d10s lying on the tray), or None
+        when its reading is an error code or lost on the link (as often as the arm's)."""
+        from .optics import Box  # noqa: PLC0415
+
+        rng = self._rng2
+        resting = tuple((Box.die_column(x, y, 16.0, 0.0, 16.0, REFLECTANCE_D10), "d10") for x, y in self._resting)
+        out: list[Optional[int]] = []
+        for sensor in self._companions:
+            mm, _status = sensor.sample(rng, boxes + resting)
+            r = rng.random()
+            if mm >= 8190 or r < 0.005:
+                out.append(None)
+            elif r < 0.006:
+                out.append(rng.randint(0, int(self.geometry.sensor_max_range_mm)))  # junk, as the arm's
+            else:
+                out.append(mm)
+        return tuple(out)
 
     def run_until_idle(self, extra: int = 0) -> list[RawSample]:
         """Tick until every scheduled action has played out (plus ``extra`` quiet samples)."""
@@ -558,7 +613,7 @@ class SimTray(Tray):
             t_ms = int(sample.t * 1000)
             mm = sample.distance_mm
             shown = mm if mm is not None and mm not in (8190, 8191) else None
-            out = []
+            out: list[TrayEvent] = []
             if self.stream_distance:
                 out.append(DistanceSample(shown, t))
             if sample.piezo >= KNOCK_LEVEL:

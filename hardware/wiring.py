@@ -129,7 +129,7 @@ class PadLine:
 
 def pad_board_lines(config: PadsConfig) -> list[PadLine]:
     """Every button line through the pad board, with the designators of its parts."""
-    lines = []
+    lines: list[PadLine] = []
     wired = wire(config)
     count = 3 * len(wired)
     for w in wired:

@@ -384,6 +384,28 @@ def make_app_class():
             self._screens["hwsetup"].back_to = self.sm.current if self.sm.current != "hwsetup" else "home"
             self.show_screen("hwsetup")
 
+        # -- the maker's bench test (kiosk.ui.bench), from the operator menu ----------------------
+
+        def open_bench(self) -> None:
+            """The tray bench test. A real tray is let go for the walk (the bench opens it with every
+            reading on) and opened again by ``leave_bench``; the simulated table is left running."""
+            if "bench" not in self._screens:
+                from kiosk.ui.bench import BenchScreen
+
+                self._screens["bench"] = BenchScreen(self)
+                self.sm.add_widget(self._screens["bench"])
+            self._bench_released = self.sim_tray is None and self.config_hw.tray.backend != "sim"
+            if self._bench_released:
+                self.release_hardware()
+            self.show_screen("bench")
+
+        def leave_bench(self) -> None:
+            self._screens["bench"].on_leave()  # the walk and its tray link go first
+            if getattr(self, "_bench_released", False):
+                self._bench_released = False
+                self.reopen_hardware()
+            self.show_screen("operator")
+
         def release_hardware(self) -> None:
             """Close the pads and the tray so the hardware setup can watch the pins and the port itself."""
             self._close_hardware()

@@ -8,9 +8,8 @@ export KIVY_NO_ARGS=1 KIVY_LOG_MODE=PYTHON
 if [ $# -eq 0 ] || [ "${TN_CHECKS:-}" = 1 ]; then
   echo "checks: ruff"
   .venv/bin/ruff check --quiet .
-  echo "checks: mypy (kiosk/rules and the strict hardware files)"
-  .venv/bin/mypy kiosk/rules hardware/config.py hardware/events.py hardware/ports.py hardware/factory.py \
-    hardware/wager_entry.py hardware/backends/gpio.py hardware/backends/i2c.py
+  echo "checks: mypy (kiosk/rules, hardware/ and the tray firmware; strict files as pyproject.toml says)"
+  .venv/bin/mypy kiosk/rules hardware firmware/tray
 fi
 if [ -z "${DISPLAY:-}" ] && command -v xvfb-run >/dev/null; then
   exec xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python -m pytest "$@"

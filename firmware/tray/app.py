@@ -241,12 +241,19 @@ class TrayApp:
             kind = event.pop("type")
             self.send(kind, t_ms, event)
 
-    def on_sample(self, raw_mm, t_ms):
+    def on_sample(self, raw_mm, t_ms, others=()):
+        """One reading of the arm's sensor; ``others``: the latest reading of each sensor beside it
+        (design "post"), passed on in raw samples (as ``mm2``) for the bench and calibration. The
+        Heat events come from the arm's sensor alone: fusing them needs each sensor's measured
+        curve on the tray (docs/sensing.md, not done)."""
         mm = valid_mm(raw_mm)
         if mm is not None and self.sensor != "ok":
             self.sensor = "ok"
         if self.settings["raw"]:
-            self.send("sample", t_ms, {"mm": mm})
+            fields = {"mm": mm}
+            if others:
+                fields["mm2"] = valid_mm(others[0])
+            self.send("sample", t_ms, fields)
         if self.cal_state in (MEASURING_EMPTY, MEASURING_STACK):
             self._calibration_sample(mm, t_ms)
             return

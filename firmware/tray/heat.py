@@ -219,6 +219,285 @@ def calibrate_curve(readings_by_dice):
     return CurveCalibration(points)
 
 
+class SensorCurve:
+    """One sensor's measured response to the Heat: the median and the spread (one standard
+    deviation) of its readings over a still stack of 0, 1, 2, ... dice.
+
+    A sensor that does not look straight down (one on the arm's post, looking across the bottom
+    of the stack) reads the same for every stack taller than its view: its curve flattens, and
+    there it says only "at least this tall". ``expect(h)`` interpolates both numbers.
+    """
+
+    def __init__(self, medians, spreads):
+        if len(medians) != len(spreads) or len(medians) < 2:
+            raise ValueError("a sensor curve needs a median and a spread for each of 0, 1, ... dice")
+        self.medians = [float(m) for m in medians]
+        self.spreads = [max(1.0, float(s)) for s in spreads]  # never trust a reading to under 1 mm
+
+    def expect(self, h):
+        """(median, spread) expected over a stack of ``h`` dice (whole or not; clamped to the curve)."""
+        last = len(self.medians) - 1
+        if h <= 0:
+            return self.medians[0], self.spreads[0]
+        if h >= last:
+            return self.medians[last], self.spreads[last]
+        k = int(math.floor(h))
+        f = h - k
+        m, s = self.medians, self.spreads
+        return m[k] + f * (m[k + 1] - m[k]), s[k] + f * (s[k + 1] - s[k])
+
+
+def sensor_curve(readings_by_dice):
+    """A SensorCurve from raw readings over 0, 1, 2, ... dice: medians, and spreads from the
+    median absolute deviation (so a few junk readings do not widen it). ValueError names a
+    height with too few valid readings."""
+    medians, spreads = [], []
+    for k, readings in enumerate(readings_by_dice):
+        valid = _valid(readings)
+        if len(valid) < 3:
+            raise ValueError("too few valid readings over %d dice (%d, need 3)" % (k, len(valid)))
+        mid = _median(valid)
+        medians.append(mid)
+        spreads.append(1.4826 * _median([abs(v - mid) for v in valid]))
+    return SensorCurve(medians, spreads)
+
+
+class FusedHeight:
+    """The stack's height from several sensors at once: the height whose expected readings
+    (each sensor's measured curve and spread, ``SensorCurve``) best explain this sample's
+    readings, each sensor weighed by its own spread at that height.
+
+    ``curves[0]`` is the arm's sensor, looking down; the others look across the stack. Only the
+    arm's sensor sees what is above the stack (a hand, a d10 in flight), and those only make it
+    read nearer, so when the arm reads nearer than ``occlude`` dice over the height all the
+    sensors together give, the arm's own height is passed on: the tracker sees something
+    over the stack, as it would with one sensor (and more than three of the arm's spreads: a
+    noisy reading of a short stack is not a hand). A reading out of range (``None``, an error
+    code) leaves its sensor out. ``cap`` bounds one sensor's say (a junk reading or a die lying
+    in its view costs at most that much), in squared standard deviations.
+    """
+
+    def __init__(self, curves, occlude=1.35, cap=16.0, step=0.1, min_mm=MIN_VALID_MM, max_mm=MAX_VALID_MM):
+        if not curves:
+            raise ValueError("FusedHeight needs at least the arm's sensor curve")
+        self.curves = list(curves)
+        self.top = len(self.curves[0].medians) - 1
+        self.occluded = False  # the last height was the arm's alone: something over the stack
+        self.occlude, self.cap, self.step = occlude, cap, step
+        self.min_mm, self.max_mm = min_mm, max_mm
+
+    def _cost(self, h, readings):
+        cost = 0.0
+        for curve, mm in zip(self.curves, readings):
+            if mm is None:
+                continue
+            mid, spread = curve.expect(h)
+            z = (mm - mid) / spread
+            cost += min(z * z, self.cap)
+        return cost
+
+    def _best(self, readings):
+        best_k, best_c = 0, None
+        for k in range(self.top + 1):
+            c = self._cost(k, readings)
+            if best_c is None or c < best_c:
+                best_k, best_c = k, c
+        best_h = float(best_k)
+        n = int(round(1.0 / self.step))
+        for i in range(-n + 1, n):
+            h = best_k + i * self.step
+            if 0.0 <= h <= self.top and i != 0:
+                c = self._cost(h, readings)
+                if c < best_c:
+                    best_h, best_c = h, c
+        return best_h
+
+    def height(self, readings):
+        """Height in dice (a float) for one reading of each sensor, or None if none is valid."""
+        self.occluded = False
+        valid = []
+        for curve, mm in zip(self.curves, readings):
+            # Out of range, or farther than the empty tray by far more than noise: not a place a
+            # die can be (a junk reading), so that sensor says nothing this sample.
+            far = curve.medians[0] + 4.0 * curve.spreads[0]
+            valid.append(mm if mm is not None and self.min_mm <= mm <= min(self.max_mm, far) else None)
+        if all(mm is None for mm in valid):
+            return None
+        fused = self._best(valid)
+        arm = valid[0]
+        if arm is not None:
+            # Nearer than the fused height explains by more than its noise makes (three spreads) and
+            # by more than ``occlude`` dice: something over the stack, which only the arm sees.
+            expected, spread = self.curves[0].expect(fused)
+            above, _ = self.curves[0].expect(fused + self.occlude)
+            if arm < min(above, expected - 3.0 * spread):
+                self.occluded = True
+                return self._best([arm] + [None] * (len(valid) - 1))
+        return fused
+
+    def spreads(self):
+        """The spread of the fused height (in dice) over a still stack of 0, 1, 2, ... dice: each
+        sensor tells neighbouring heights apart by its step over its spread there, and independent
+        sensors add up (inverse variances). A sensor whose curve is flat there adds nothing."""
+        out = []
+        for k in range(self.top + 1):
+            info = 0.0
+            for curve in self.curves:
+                lo, hi = max(0, k - 1), min(self.top, k + 1)
+                slope = abs(curve.medians[lo] - curve.medians[hi]) / float(hi - lo)
+                info += (slope / curve.spreads[k]) ** 2
+            out.append(max(0.08, 1.0 / math.sqrt(info)) if info > 0 else 10.0)
+        return out
+
+
+class FusedTracker:
+    """A HeatTracker fed from several sensors through ``FusedHeight``.
+
+    Each sample's readings become one height, and that height is handed to the very same
+    tracker as the reading the arm's sensor would give over it (``CurveCalibration`` of the
+    arm's medians), so every rule of ``HeatTracker`` (hands, bounces, knocks) is unchanged.
+    """
+
+    def __init__(self, curves, **tracker_options):
+        self.fusion = FusedHeight(curves)
+        self.calibration = CurveCalibration(curves[0].medians)
+        self.tracker = HeatTracker(self.calibration, **tracker_options)
+
+    @property
+    def level(self):
+        return self.tracker.level
+
+    def knock(self, t=None):
+        self.tracker.knock(t)
+
+    def feed(self, readings, t=None):
+        """One reading per sensor (arm first) in; the tracker's events out."""
+        h = self.fusion.height(readings)
+        mm = None if h is None else self.calibration.distance(h)
+        return self.tracker.feed(mm, t)
+
+
+class SteadyTracker:
+    """A Heat tracker for noisy readings: it weighs the evidence over many samples instead of
+    judging each one (a CUSUM change detector, one per height the stack could go to).
+
+    When one reading's spread is a die or more (the optical model's, docs/sensing.md), no rule on
+    one or two readings can tell a fall from noise. Here each sample adds, for every height j the
+    stack could now be, how much better j explains it than the current level does (the log of
+    the likelihood ratio, from the fused height's measured spread at each height, its residuals
+    capped at ``clip`` spreads so one stray reading cannot decide). A height whose running sum (never below 0)
+    reaches ``threshold`` is the new level: a collapse if the tray felt a knock since that sum
+    began to grow (a die taken off by hand makes none), else a die removed; one higher is a die
+    added. Readings of something over the stack (``FusedHeight.occluded``) are skipped, and say a
+    hand was there for a tray with no piezo. Same events as ``HeatTracker``.
+    """
+
+    def __init__(self, curves, threshold=14.0, clip=3.0, margin=0.0, confirm=0, hand_window=30, tumble=3, first=15):
+        self.fusion = FusedHeight(curves)
+        self.calibration = CurveCalibration(curves[0].medians)
+        self.sigma = self.fusion.spreads()
+        self.threshold, self.clip, self.margin = threshold, clip, margin
+        self.hand_window, self.tumble, self.first, self.confirm = hand_window, tumble, first, confirm
+        self._due = None  # a fall is decided at this sample, unless the evidence fades first
+        self._settled_at = 0  # until this sample the first height may still be corrected
+        self.level = None
+        self.samples = 0
+        self.knocks = False
+        self._knock_at = None
+        self._knocks = []  # when the last few knocks came (in samples)
+        self._hand_at = None
+        self._start = []
+        self._sums = {}
+        self._rose = {}
+
+    def knock(self, t=None):
+        self.knocks = True
+        self._knock_at = self.samples
+        _push(self._knocks, self.samples, 16)
+
+    def _reset(self):
+        self._sums, self._rose = {}, {}
+
+    def _llr(self, h, j):
+        """How much better height j explains a fused height h than the level does. Each squared
+        residual is capped at ``clip`` squared: a reading that far off says "not here", no more."""
+        L = self.level
+        sl, sj = self.sigma[L], self.sigma[j]
+        cap = self.clip * self.clip
+        return 0.5 * (min(((h - L) / sl) ** 2, cap) - min(((h - j) / sj) ** 2, cap)) + math.log(sl / sj)
+
+    def feed(self, readings, t=None):
+        """One reading per sensor (arm first) in; a list of event dicts out."""
+        self.samples += 1
+        if not isinstance(readings, (tuple, list)):
+            readings = (readings,)
+        h = self.fusion.height(readings)
+        if h is None:
+            return []
+        if self.fusion.occluded:
+            self._hand_at = self.samples
+            return []
+        if self.level is None:
+            self._start.append(h)
+            if len(self._start) < self.first:
+                return []
+            self.level = int(math.floor(_median(self._start) + 0.5))
+            # Long enough for the evidence against a height one die off to add up, at this spread.
+            self._settled_at = self.samples + self.first + int(8 * self.threshold * self.sigma[self.level] ** 2)
+            return [{"type": "height", "dice": self.level}]
+        top = min(self.fusion.top, self.level + 1)
+        best, best_sum, second = None, 0.0, 0.0
+        for j in range(top + 1):
+            if j == self.level:
+                continue
+            total = self._sums.get(j, 0.0) + self._llr(h, j)
+            if total <= 0:
+                self._sums[j] = 0.0
+                self._rose.pop(j, None)
+                continue
+            if j not in self._rose:
+                self._rose[j] = self.samples
+            self._sums[j] = total
+            if total > best_sum:
+                best, best_sum, second = j, total, best_sum
+            elif total > second:
+                second = total
+        # Decided once the best height has enough evidence and clearly more than any other; a fall
+        # waits ``confirm`` samples more, so dice still on their way down do not split it in two.
+        if best is None or best_sum < self.threshold or best_sum - second < self.margin:
+            self._due = None
+            return []
+        if best < self.level and self.confirm:
+            if self._due is None:
+                self._due = self.samples + self.confirm
+            if self.samples < self._due:
+                return []
+        self._due = None
+        return self._move(best)
+
+    def _move(self, k):
+        old, began = self.level, self._rose.get(k, self.samples)
+        self.level = k
+        self._reset()
+        if self.samples <= self._settled_at and not (self._knock_at is not None and self._knock_at >= began - self.tumble):
+            # Still settling on the first height (a median of a few noisy readings may be a die off):
+            # a better height with no knock is the height, not a change of the stack.
+            return [{"type": "height", "dice": k}]
+        if k > old:
+            return [{"type": "added", "dice": k}, {"type": "height", "dice": k}]
+        handled = self._hand_at is not None and self._hand_at >= began - self.hand_window
+        if self.knocks:
+            # Falling dice knock the tray as the readings begin to drop, not long after (a d10
+            # landing once a hand has taken a die off knocks too, later).
+            fell = self._knock_at is not None and self._knock_at >= began - self.tumble
+        else:
+            fell = not handled
+        if fell:
+            return [{"type": "collapse", "fell": old - k, "standing": k}, {"type": "height", "dice": k}]
+        events = [{"type": "removed", "dice": n} for n in range(old - 1, k - 1, -1)]
+        return events + [{"type": "height", "dice": k}]
+
+
 def calibrate_from(empty_readings, stack_readings, known_dice):
     """A Calibration from readings of the empty tray and of a stack of ``known_dice``.
 

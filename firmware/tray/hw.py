@@ -8,6 +8,15 @@ Wiring (see firmware/README.md): the VL53L0X on the board's STEMMA QT / I2C
 pins, one to three piezo discs on analog pins (each with a 1 MOhm resistor
 across it). Settings come from ``settings.toml`` on the CIRCUITPY drive.
 
+A second VL53L0X (design ``post`` in docs/sensing.md: on the arm's post,
+looking across the bottom of the Heat) shares the bus. Every VL53L0X wakes
+at address 0x29, so each has its XSHUT pin wired to the board
+(``TRAY_XSHUT_PINS``, the arm's sensor first): at start-up all are held off,
+then released one at a time, and each but the arm's is moved to its own
+address (0x30, 0x31, ...) before the next wakes; the arm's, released last,
+keeps ``TRAY_I2C_ADDRESS``. A restart does it all again (holding XSHUT low
+puts a sensor back at 0x29).
+
 Nothing here may stop the tray without a word or hang it: the sensor driver
 gives up on a silent bus after ``IO_TIMEOUT_S``, a watchdog resets the board
 if the main loop stops for ``WATCHDOG_S``, and every start-up problem is sent
@@ -45,6 +54,9 @@ WATCHDOG_S = 5.0
 RETRY_START_MS = 5000  # a board that failed to start tries again this often
 WATCHDOG_NOTE = "restarted by the watchdog: the main loop hung"
 SIGNAL_RATE_LIMIT_MCPS = 0.06  # see docs/sensing.md: the as-built shroud passes too little light for 0.25
+FACTORY_ADDRESS = 0x29  # every VL53L0X wakes here
+FIRST_EXTRA_ADDRESS = 0x30  # the sensors beside the arm's: 0x30, 0x31, ...
+XSHUT_WAKE_S = 0.01  # the VL53L0X boots within 1.2 ms of XSHUT going high (DS11555); 10 ms to be sure
 PIEZO_BURST = 8  # reads of the discs at each of three points of a pass (see piezo.py)
 
 
@@ -81,7 +93,11 @@ class Board(Hooks):
         self.serial.write_timeout = 0  # never hang when the Pi is not reading
         self.budget_ms = setting("TRAY_BUDGET_MS", 33)
         self.address = setting("TRAY_I2C_ADDRESS", 0x29)
+        self.xshut_names = [n.strip() for n in setting("TRAY_XSHUT_PINS", "").split(",") if n.strip()]
+        self._xshut = []  # DigitalInOut of each sensor's XSHUT pin, the arm's first
         self.sensor = None
+        self.others = []  # the sensors beside the arm's, in TRAY_XSHUT_PINS order
+        self.other_mm = []  # each one's latest reading (None: none yet, or it failed)
         self.fault = None
         self._i2c = None
         self._retry_at = 0
@@ -131,17 +147,83 @@ class Board(Hooks):
                     self._i2c = board.I2C()
                 else:
                     self._i2c = busio.I2C(getattr(board, pins[0]), getattr(board, pins[1]))
-            sensor = adafruit_vl53l0x.VL53L0X(self._i2c, address=self.address, io_timeout_s=IO_TIMEOUT_S)
-            sensor.measurement_timing_budget = self.budget_ms * 1000
-            # The dark floor through the shroud returns less than the driver's default 0.25 MCPS
-            # floor for a valid reading (docs/sensing.md, design "low-limit").
-            sensor.signal_rate_limit = SIGNAL_RATE_LIMIT_MCPS
-            sensor.start_continuous()
-            self.sensor = sensor
+            if self.xshut_names:
+                self._start_several(adafruit_vl53l0x)
+                return
+            self.sensor = self._configured(adafruit_vl53l0x.VL53L0X(self._i2c, address=self.address,
+                                                                    io_timeout_s=IO_TIMEOUT_S))
             self.fault = None
         except Exception as err:  # OSError, RuntimeError (the driver's timeout), ValueError...: never stop here
             self.sensor = None
             self.fault = ("sensor_missing", "no VL53L0X at 0x%02x: %s" % (self.address, err))
+
+    def _configured(self, sensor):
+        """Budget, signal limit, continuous ranging: the same for every VL53L0X on the tray."""
+        sensor.measurement_timing_budget = self.budget_ms * 1000
+        # The dark floor through the shroud returns less than the driver's default 0.25 MCPS
+        # floor for a valid reading (docs/sensing.md, design "low-limit").
+        sensor.signal_rate_limit = SIGNAL_RATE_LIMIT_MCPS
+        sensor.start_continuous()
+        return sensor
+
+    def _start_several(self, driver):
+        """Several VL53L0X on one bus, told apart by address (see the module docstring).
+
+        The arm's sensor must start, or the tray has no Heat: its failure is the fault. A sensor
+        beside it that does not answer is left out and named in the fault's place, so the Pi
+        hears of it, while the arm's readings go on.
+        """
+        import digitalio
+
+        if not self._xshut:
+            for name in self.xshut_names:
+                if not hasattr(board, name):
+                    raise ValueError("TRAY_XSHUT_PINS names pin %s, which this board does not have" % name[:20])
+                self._xshut.append(digitalio.DigitalInOut(getattr(board, name)))
+        for pin in self._xshut:
+            pin.switch_to_output(value=False)  # every sensor off: none answers at 0x29
+        time.sleep(XSHUT_WAKE_S)
+        self.others, self.other_mm = [], []
+        missing = None
+        for i, pin in enumerate(self._xshut[1:]):
+            address = FIRST_EXTRA_ADDRESS + i
+            pin.value = True  # this one wakes, alone at 0x29
+            time.sleep(XSHUT_WAKE_S)
+            try:
+                sensor = driver.VL53L0X(self._i2c, address=FACTORY_ADDRESS, io_timeout_s=IO_TIMEOUT_S)
+                sensor.set_address(address)
+                self.others.append(self._configured(sensor))
+                self.other_mm.append(None)
+            except Exception as err:  # that sensor is absent or broken: hold it off, go on without it
+                pin.value = False
+                self.others.append(None)  # its place kept: its readings are null, so the Pi sees it gone
+                self.other_mm.append(None)
+                missing = "no VL53L0X on XSHUT %s: %s" % (self.xshut_names[i + 1], err)
+        self._xshut[0].value = True  # the arm's sensor last, so 0x29 is free for it
+        time.sleep(XSHUT_WAKE_S)
+        try:
+            sensor = driver.VL53L0X(self._i2c, address=FACTORY_ADDRESS, io_timeout_s=IO_TIMEOUT_S)
+            if self.address != FACTORY_ADDRESS:
+                sensor.set_address(self.address)
+            self.sensor = self._configured(sensor)
+        except Exception as err:
+            self.sensor = None
+            self.fault = ("sensor_missing", "no VL53L0X on XSHUT %s: %s" % (self.xshut_names[0], err))
+            return
+        self.fault = ("sensor_missing", missing) if missing else None
+
+    def poll_others(self):
+        """Read each sensor beside the arm's that has a new reading; a failed one reads None from then on
+        (its fault shows in the raw samples as null, and a restart of the sensors tries it again)."""
+        for i, sensor in enumerate(self.others):
+            if sensor is None:
+                continue
+            try:
+                if sensor.data_ready:
+                    self.other_mm[i] = sensor.range
+            except (OSError, RuntimeError):
+                self.others[i] = None
+                self.other_mm[i] = None
 
     def poll_distance(self):
         """(True, mm) when a new reading is ready, else (False, None).
@@ -374,7 +456,8 @@ def run(loops=None):
                     ready, mm = hw.poll_distance()
                     if ready:
                         last_reading = t
-                        app.on_sample(mm, t)
+                        hw.poll_others()
+                        app.on_sample(mm, t, hw.other_mm)
                     elif t - last_reading > SENSOR_TIMEOUT_MS:
                         last_reading = t
                         app.on_sensor_fault("sensor_timeout", "no reading for %d ms" % SENSOR_TIMEOUT_MS, t)

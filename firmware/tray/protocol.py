@@ -123,7 +123,7 @@ MESSAGES = {
         ),
         (),
     ),
-    "sample": ((("mm", (_INT_OR_NULL, 0, 2000)),), ()),
+    "sample": ((("mm", (_INT_OR_NULL, 0, 2000)),), (("mm2", (_INT_OR_NULL, 0, 2000)),)),
     "height": ((("dice", (_INT, 0, 64)),), ()),
     "added": ((("dice", (_INT, 0, 64)),), ()),
     "removed": ((("dice", (_INT, 0, 64)),), ()),

@@ -44,6 +44,7 @@ from ..config import TrayConfig
 from ..events import (
     DistanceSample,
     HEAT_MESSAGES,
+    HardwareEvent,
     HardwareFault,
     HeatHeight,
     LinkDown,
@@ -148,7 +149,7 @@ class SerialTray(Tray):
         self._version_reported = False
         self._absent_reported = False
         self._stop = threading.Event()
-        self._early: list[TrayEvent] | None = []  # events before the first listener
+        self._early: list[HardwareEvent] | None = []  # events before the first listener
         self._early_lock = threading.RLock()
         self._thread = threading.Thread(target=self._run, name="serial-tray", daemon=True)
         self._thread.start()
@@ -163,7 +164,7 @@ class SerialTray(Tray):
             for event in early or ():
                 listener(event)
 
-    def emit(self, event: TrayEvent) -> None:
+    def emit(self, event: HardwareEvent) -> None:
         with self._early_lock:
             if self._early is not None:
                 self._early.append(event)

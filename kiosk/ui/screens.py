@@ -269,6 +269,7 @@ class OperatorScreen(Screen):
             ("Open the hardware again", "reopen", "normal", self.reopen),
             ("Hardware setup", "hwsetup", "normal", self.app.open_hwsetup),
             ("Tray calibration", "calibrate", "normal", lambda: self.show("calibration")),
+            ("Tray bench test", "bench", "normal", self.app.open_bench),
             ("Settings", "settings", "normal", lambda: self.show("settings")),
             ("Export session", "export", "normal", self.app.export_current),
             ("Start from a scenario", "scenarios", "normal", self.app.open_scenarios),

@@ -88,7 +88,7 @@ def test_the_bench_command_walks_the_virtual_tray_and_writes_its_report(tmp_path
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--sim", "--design", "nope"], "--design 'nope' is not one of as-built, low-limit, wide-mouth"),
+    (["--sim", "--design", "nope"], "--design 'nope' is not one of as-built, low-limit, post, wide-mouth"),
     (["--sim", "--report", "/no/such/folder/r.txt"], "--report /no/such/folder/r.txt: no folder /no/such/folder"),
     ([], 'the configured tray is the simulator (tray.backend = "sim"): add --sim for a simulated walk-through, '
          'or set tray.backend to "serial" or "i2c"'),

@@ -1,0 +1,87 @@
+"""The maker's bench test on the touchscreen (issue 23): the operator menu's "Tray bench test"
+walks the whole checklist through the real widgets, on the virtual tray (the simulated table
+through the optical model, the tray's firmware on a pseudo-terminal, the Pi's serial reader),
+one "Done: record" tap per step, and ends with the pass/fail report saved to a file."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
+
+
+def _wait(condition, seconds: float = 60.0) -> bool:
+    from kiosk import drive
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        drive.pump(1)
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
+
+
+def _operator(app) -> None:
+    """Into the operator menu, with the PIN it ships with the first time (then changed to 1357)."""
+    from kiosk import drive
+    from kiosk.pin import DEFAULT_PIN, check
+
+    drive.enter_operator(app, DEFAULT_PIN if check(DEFAULT_PIN, app.pin_hash) else "1357")
+    assert app.sm.current == "operator"
+
+
+def test_the_bench_walks_every_step_with_live_readings_and_saves_its_report(app):
+    from hardware.bench import STEPS
+    from kiosk import drive
+    from kiosk.ui import bench
+
+    bench.PACE["value"] = 1 / 6  # the virtual table six times faster than real time
+    _operator(app)
+    drive.press("op:bench")
+    assert app.sm.current == "bench"
+    screen = app._screens["bench"]
+    seen_live = False
+    for number, step in enumerate(STEPS, 1):
+        assert _wait(lambda: not drive.find("bench:go").disabled), drive.find("bench:instruction").text
+        assert drive.find("bench:step").text.startswith(f"Step {number} of {len(STEPS)}")
+        assert drive.find("bench:instruction").text == step.instruction
+        drive.press("bench:go")
+        assert drive.find("bench:go").disabled  # one tap records once
+        if number == 1:  # live readings while the tray records
+            seen_live = _wait(lambda: "reading" in drive.find("bench:live").text and "mm" in
+                              drive.find("bench:live").text, 30)
+        assert _wait(lambda: drive.find("bench:verdicts").text.count("\n") + 1 >= number
+                     and step.title in drive.find("bench:verdicts").text, 60)
+    assert seen_live
+    assert _wait(lambda: "Result:" in drive.find("bench:result").text, 30)
+    result = drive.find("bench:result").text
+    assert "PASS (9 of 9 steps passed)" in result, (result, drive.find("bench:verdicts").text)
+    assert screen.saved_to is not None and screen.saved_to in result
+    with open(screen.saved_to, encoding="utf-8") as saved:
+        text = saved.read()
+    assert text == screen.report and "result: PASS (9 of 9 steps passed)" in text
+    assert "calibration curve (mm over 0, 1, 2, ... dice):" in text
+    assert not drive.find("bench:again").disabled
+    drive.press("bench:back")
+    assert app.sm.current == "operator"
+    assert screen.walk is None  # the walk and its virtual tray are gone
+    app.leave_operator()
+
+
+def test_leaving_mid_walk_stops_it_and_the_menu_still_works(app):
+    from kiosk import drive
+    from kiosk.ui import bench
+
+    bench.PACE["value"] = 1 / 6
+    _operator(app)
+    drive.press("op:bench")
+    assert _wait(lambda: not drive.find("bench:go").disabled)
+    walk = app._screens["bench"].walk
+    drive.press("bench:back")
+    assert app.sm.current == "operator" and app._screens["bench"].walk is None
+    assert not walk._thread.is_alive()
+    app.leave_operator()
