@@ -203,6 +203,9 @@ def write_cues(folder: Path) -> dict[str, Path]:
 # -- playing them --------------------------------------------------------------------------------
 
 class Player(Protocol):
+    def prepare(self) -> None:
+        """Get ready to play (make the files), without keeping the caller waiting."""
+
     def play(self, cue: str, volume: float) -> None:
         """Start ``cue`` at ``volume`` (0-1) and return at once."""
 
@@ -268,7 +271,7 @@ class KivyPlayer:
             self._give_up(f"the audio library did not load ({err})")
             return None
         if sound is None or not sound.length:  # SDL2 hands back an empty sound when there is no device
-            self._give_up("no audio device (or it could not be opened)")
+            self._give_up("no audio device could be opened")
             return None
         self._sounds[cue] = sound
         return sound

@@ -125,6 +125,9 @@ class Recorder:
         self.played: list[tuple[str, float]] = []
         self.on_play = on_play
 
+    def prepare(self) -> None:
+        """Nothing to make."""
+
     def play(self, cue: str, volume: float) -> None:
         self.played.append((cue, volume))
         if self.on_play is not None:
@@ -297,3 +300,167 @@ def test_no_audio_device_plays_nothing_raises_nothing_and_says_so_once(tmp_path)
     assert "SILENT None" not in out
     ours = [line for line in out.splitlines() if line.startswith("LOG kiosk.sound")]
     assert len(ours) == 1 and "sound cues are off" in ours[0]
+
+
+# -- in the kiosk, through the real widgets -------------------------------------------------------
+
+needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
+
+
+@pytest.fixture
+def heard(app):
+    """The kiosk's speaker swapped for a recorder, the settings as the config file has them,
+    the kiosk at home; everything put back afterwards."""
+    from kiosk import drive
+
+    from .uiplay import close_overlays
+
+    close_overlays(app)
+    app.go_home()
+    app.forget_settings()
+    real, app.sounds.player = app.sounds.player, Recorder()
+    drive.pump(1)
+    yield app.sounds.player
+    app.sounds.player = real
+    app.forget_settings()
+
+
+def _at_the_count(app, seed: int = 8):
+    """A Hell for Leather game at its count prompt (all dice thrown), on screen."""
+    import random
+
+    from kiosk import drive
+
+    from .uiplay import bot_step
+
+    if "hell-for-leather" not in app.engines:
+        pytest.skip("Hell for Leather has not landed")
+    drive.press("home:new:hell-for-leather")
+    drive.press("setup:start")
+    runner, rng = app.runner, random.Random(seed)
+    while [p.action for p in runner.awaiting() if not p.optional] != ["count"]:
+        if runner.outcome or bot_step(app, rng, skip=("risk",)) is None:
+            pytest.skip("this seed never reached a count")
+    drive.pump(2)
+    assert "die" in app.sounds.player.cues  # the dice thrown on the way were heard
+    app.sounds.player.played.clear()
+    return app.play._five_count()
+
+
+def _count_through(count, frames: int = 40) -> None:
+    from kiosk import drive
+
+    for _ in range(frames):
+        drive.pump(1)
+        if count.left is None:
+            return
+
+
+@needs_display
+def test_the_five_count_shows_five_to_one_big_with_a_tick_each(app, heard):
+    from kiosk.ui import theme
+    from kiosk.ui.countdown import HELD_TEXT
+
+    count = _at_the_count(app)
+    shown: list[tuple[str, float]] = []
+    heard.on_play = lambda cue: shown.append((count.text, count.number_text.font_size))
+    from kiosk import drive
+
+    drive.press("prompt:five-count")
+    _count_through(count)
+    assert heard.cues == ["tick"] * 5
+    assert [text for text, _ in shown] == ["5", "4", "3", "2", "1"]
+    assert all(size >= 3 * theme.font(21) for _, size in shown)  # far bigger than the prompt's own text
+    assert drive.find("prompt:five-count").text == HELD_TEXT
+
+
+@needs_display
+def test_the_five_count_can_be_stopped_and_leaves_confirm_in_reach(app, heard):
+    from kiosk import drive
+    from kiosk.ui import overlays
+    from kiosk.ui.countdown import START_TEXT
+
+    count = _at_the_count(app)
+    overlays.ANIMATION_SCALE["value"] = 1000  # a second lasts long enough to press things mid-count
+    try:
+        drive.press("prompt:five-count")
+        assert count.text == "5" and heard.cues == ["tick"]
+        number = count.number.to_window(*count.number.pos), count.number.size
+        confirm = drive.find("prompt:confirm")
+        (nx, ny), (nw, nh) = number
+        cx, cy = confirm.to_window(*confirm.pos)
+        assert not (nx < cx + confirm.width and cx < nx + nw and ny < cy + confirm.height and cy < ny + nh)
+        drive.press("prompt:five-count:stop")
+        assert count.left is None and drive.find("prompt:five-count").text == START_TEXT
+        drive.press("prompt:five-count")
+        drive.press("prompt:confirm")  # the count is only a help: the table may go on at any moment
+        assert "count" not in [p.action for p in app.runner.awaiting()]
+    finally:
+        overlays.ANIMATION_SCALE["value"] = 0
+    count._step()  # the second that was running ends: with the prompt gone, the count ends silently
+    assert count.left is None and heard.cues == ["tick", "tick"]
+
+
+@needs_display
+def test_a_fall_during_the_five_count_ends_it_with_the_fallen_dice(app, heard):
+    from hardware.events import Collapse, HeatHeight
+    from kiosk import drive
+    from kiosk.ui.countdown import fell_text
+
+    count = _at_the_count(app)
+    app.controller.handle(HeatHeight(dice=5, t=1.0))
+
+    def fall_on_the_second_tick(cue: str) -> None:
+        if heard.cues.count("tick") == 2:
+            app.controller.handle(Collapse(fell=3, standing=2, t=2.0))
+
+    heard.on_play = fall_on_the_second_tick
+    drive.press("prompt:five-count")
+    _count_through(count)
+    assert heard.cues == ["tick", "tick", "collapse"]  # the fall is heard the moment the tray senses it
+    assert count.left is None and count.text == fell_text(3)  # and the count stops there
+    assert app.play.current_prompt.action == "heat_fall"  # the tray opened the fall's entry over the count
+    drive.press("prompt:back")
+    assert drive.find("prompt:five-count").text == fell_text(3)
+
+
+@needs_display
+def test_the_kiosk_sounds_a_lock_and_the_reveal_for_a_secret_round(app, heard):
+    from kiosk import drive
+
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    app.runner.propose({"type": "lock", "player": "Ann", "number": 3})
+    app.runner.propose({"type": "lock", "player": "Bo", "number": 8})
+    drive.pump(2)
+    assert heard.cues == ["lock", "reveal"]
+    app.go_home()
+    app.controller.handle(_collapse(5.0).event)  # at home nothing is in play: the tray is silent
+    assert heard.cues == ["lock", "reveal"]
+
+
+@needs_display
+def test_operator_sets_volume_mute_and_quiet_hours_and_they_are_kept(app, heard):
+    from kiosk import drive
+
+    from .uiplay import open_operator
+
+    open_operator(app)
+    drive.press("op:settings")
+    drive.press("set:volume:-")
+    assert app.config_hw.kiosk.volume == 60 and app.store.settings()["volume"] == 60
+    assert heard.played == [("tick", 0.6)]  # the operator hears the new loudness
+    assert "volume 60%" in app.operator.info.text
+    drive.press("set:mute")
+    assert app.config_hw.kiosk.muted and app.store.settings()["muted"] is True
+    assert "muted" in app.operator.info.text and drive.find("set:mute").text == "Sound on"
+    assert app.sounds.play("die") is False and heard.cues == ["tick"]
+    drive.press("set:mute")
+    assert not app.config_hw.kiosk.muted and heard.cues == ["tick", "tick"]
+    drive.press("set:quiet")
+    assert app.config_hw.kiosk.quiet_hours == "22-8" and app.store.settings()["quiet_hours"] == "22-8"
+    assert "quiet hours 22:00-08:00" in app.operator.info.text
+    for _ in range(20):
+        drive.press("set:volume:+")
+    assert app.config_hw.kiosk.volume == 100  # never past the top
+    app.leave_operator()
