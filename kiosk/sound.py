@@ -215,9 +215,9 @@ class Player(Protocol):
 class KivyPlayer:
     """Plays the cue files through Kivy's SoundLoader (SDL2's mixer on the Pi and the desktop).
 
-    ``prepare`` makes the files on a worker thread (a second or so on a Pi the first
-    time, nothing after that), so start-up never waits for it; a cue asked for before
-    they are ready is skipped. When there is no audio device, or the files cannot be
+    ``prepare`` makes the files and loads them on a worker thread, so neither start-up
+    nor a game event waits for the audio device to open; a cue asked for before they
+    are ready is skipped. When there is no audio device, or the files cannot be
     written, the kiosk says so once in the log and plays nothing from then on.
     """
 
@@ -241,10 +241,16 @@ class KivyPlayer:
             self._make_files()
 
     def _make_files(self) -> None:
+        """Write the cue files and load every one, off the UI thread: opening the audio device
+        and loading the first sound take ~150 ms on a desktop, which the first die landing of
+        the day would otherwise wait for. Playing a loaded sound then costs microseconds."""
         try:
             self.files = write_cues(self.folder or cue_folder())
         except OSError as err:
             self._give_up(f"the cue files could not be written ({err})")
+        for cue in self.files:
+            if self.silent_because is not None or self._load(cue) is None:
+                break
         self._ready.set()
 
     def wait_ready(self, timeout: float = 10.0) -> bool:
@@ -253,7 +259,7 @@ class KivyPlayer:
     def play(self, cue: str, volume: float) -> None:
         if self.silent_because is not None or not self._ready.is_set():
             return
-        sound = self._sounds.get(cue) or self._load(cue)
+        sound = self._sounds.get(cue)
         if sound is None:
             return
         try:
