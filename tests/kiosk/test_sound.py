@@ -289,6 +289,12 @@ def _play_every_cue(tmp_path, driver: str) -> str:
     return done.stdout
 
 
+def test_a_cue_asked_for_before_the_player_is_ready_is_skipped_not_waited_for(tmp_path):
+    player = sound.KivyPlayer(tmp_path)  # not prepared: the files are not made, the device not opened
+    player.play("die", 0.5)
+    assert player._sounds == {} and list(tmp_path.iterdir()) == []
+
+
 def test_the_cues_play_through_kivy_soundloader(tmp_path):
     out = _play_every_cue(tmp_path, "dummy")  # SDL's dummy device: a real mixer with no speaker
     assert "STATES " + " ".join(["play"] * len(sound.CUES)) in out
