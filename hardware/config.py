@@ -122,6 +122,17 @@ class GeometryConfig(Strict):
         return self
 
 
+QUIET_HOURS_PATTERN = r"^(off|([01]?[0-9]|2[0-3])-([01]?[0-9]|2[0-3]))$"
+
+
+def quiet_span(quiet_hours: str) -> tuple[int, int] | None:
+    """ "22-8" -> (22, 8); "off" -> None. The text is already checked by ``QUIET_HOURS_PATTERN``."""
+    if quiet_hours == "off":
+        return None
+    start, end = quiet_hours.split("-")
+    return int(start), int(end)
+
+
 class KioskConfig(Strict):
     """The kiosk's own settings. The operator PIN is best given as its salted hash
     (``operator_pin_hash``, which wins when both are set); a plain ``operator_pin`` is
@@ -134,6 +145,20 @@ class KioskConfig(Strict):
                                           description="the operator PIN as `table-noir pin-hash` prints it")
     idle_attract_s: int = Field(300, ge=30, le=7200, description="idle time before attract mode")
     phones: bool = Field(True, description="let players join with their own phones (see docs/phones.md)")
+    volume: int = Field(70, ge=0, le=100, description="loudness of the sound cues, 0 (silent) to 100")
+    muted: bool = Field(False, description="true: no sound cues at all")
+    quiet_hours: str = Field(
+        "off", pattern=QUIET_HOURS_PATTERN,
+        description='"off", or the hours the cues stay silent as "FROM-UNTIL" on the kiosk\'s clock, '
+                    'such as "22-8" (from 22:00 until 08:00)')
+
+    @model_validator(mode="after")
+    def _quiet_hours_are_a_span(self) -> "KioskConfig":
+        span = quiet_span(self.quiet_hours)
+        if span is not None and span[0] == span[1]:
+            raise ValueError(f"kiosk.quiet_hours: {self.quiet_hours!r} starts and ends at the same hour; "
+                             'give two different hours such as "22-8", or "off" (to silence every hour, set muted)')
+        return self
 
     @property
     def plain_pin_in_file(self) -> bool:

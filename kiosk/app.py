@@ -167,6 +167,11 @@ def make_app_class():
             self.phones = None  # kiosk.phones.bridge.PhoneBridge while the phone server runs
             self.phones_problem: str | None = None
             self._phones_tried = False
+            from kiosk.sound import CueListener, KivyPlayer, Sounds  # the standard library only: cheap
+
+            # Sound cues (kiosk.sound): the settings are read at each cue, so the operator's changes apply at once.
+            self.sounds = Sounds(lambda: self.config_hw.kiosk, KivyPlayer(Path(data_dir) / "cues" if data_dir else None))
+            self.cues = CueListener(self.sounds, playing=lambda: self.sm.current == "play")
 
         @property
         def config_hw(self):
@@ -319,6 +324,7 @@ def make_app_class():
                 self._phones_tried = True
                 self._open_phones()
             self._load_engines()
+            self.sounds.player.prepare()  # the cue files, made on a worker thread the first time
 
         def _show_startup_problems(self) -> bool:
             """Once, at start-up: a damaged store or a bad config gets the full-screen explanation.
@@ -569,6 +575,7 @@ def make_app_class():
             self.controller.on_message = self.message
             self.controller.on_handled.append(self._hardware_activity)
             self.controller.on_handled.append(self._phone_handled)
+            self.controller.on_handled.append(self.cues.on_handled)  # the tray sensing a collapse is heard
             self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
             self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
 
@@ -670,6 +677,7 @@ def make_app_class():
             self.runner = runner
             self.controller.runner = runner
             self.play.attach(runner)
+            self.cues.watch(runner)  # after the play screen: a change is drawn, then heard
             if self.phones is not None:
                 self.phones.attach(runner)
             self._show_join_button()

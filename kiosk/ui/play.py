@@ -40,25 +40,11 @@ from .theme import Big, Filled, Framed, Scroll, Text, px
 
 log = logging.getLogger(__name__)
 
-_SOUND: dict[str, Any] = {}
-
-
-def _tick_sound() -> None:
-    """A short tick from kiosk/assets/tick.wav; silent where there is no audio device."""
-    if "tick" not in _SOUND:
-        try:
-            from pathlib import Path
-
-            from kivy.core.audio import SoundLoader
-
-            _SOUND["tick"] = SoundLoader.load(str(Path(__file__).resolve().parents[1] / "assets" / "tick.wav"))
-        except Exception:  # noqa: BLE001 - no audio is not an error at a game table
-            _SOUND["tick"] = None
-    if _SOUND["tick"] is not None:
-        try:
-            _SOUND["tick"].play()
-        except Exception:  # noqa: BLE001
-            pass
+def _tick_sound(app) -> None:
+    """The five-count's tick, through the kiosk's sound cues (kiosk.sound: volume, mute and quiet hours apply)."""
+    sounds = getattr(app, "sounds", None)
+    if sounds is not None:
+        sounds.play("tick")
 
 
 def describe(action) -> str:
@@ -405,23 +391,18 @@ class PlayScreen(Screen):
         if widget.parent is not None and widget.parent not in (self.prompt_box, self._optional_row, self._menu_grid):
             widget.parent.remove_widget(widget)
 
-    def _five_count(self) -> Big:
-        """After a shaky throw the table counts to five before reading the dice: shown big, with a tick."""
-        button = self._button("prompt:five-count", "The Heat wobbled: start the five-count", kind="normal", size=17)
-        button.handler = lambda: self._count_down(button, 5)
-        return button
+    def _five_count(self):
+        """After a shaky throw the table counts to five before reading the dice: a big countdown
+        with a tick each second (kiosk.ui.countdown), kept while the count prompt is redrawn."""
+        from .countdown import FiveCount
 
-    def _count_down(self, button: Big, left: int) -> None:
-        from kivy.clock import Clock
-
-        from .overlays import ANIMATION_SCALE
-
-        _tick_sound()
-        if left == 0:
-            button.text = "Five! Read the dice now."
-            return
-        button.text = f"[size={int(theme.font(30))}][b]{left}[/b][/size]   counting to five..."
-        Clock.schedule_once(lambda dt: self._count_down(button, left - 1), 1.0 * ANIMATION_SCALE["value"])
+        count = self.__dict__.get("_five")
+        if count is None or count.runner is not self.runner:
+            tray = lambda: self.app.controller.tray_state if self.app.controller else None  # noqa: E731
+            count = self._five = FiveCount(self.runner, tray=tray, tick=lambda: _tick_sound(self.app))
+        self._free(count)
+        count.refresh()
+        return count
 
     def _open_optional(self, prompt) -> None:
         if not prompt.fields:

@@ -315,7 +315,12 @@ class OperatorScreen(Screen):
             rows = [[("Attract sooner", "set:attract:-", lambda: self.step_attract(-1), "normal"),
                      ("Attract later", "set:attract:+", lambda: self.step_attract(1), "normal")],
                     [("Change the PIN", "set:pin", self.ask_new_pin, "normal"),
-                     ("Use the file's settings", "set:forget", self.forget_settings, "sunken")]]  # low-key: undoes
+                     ("Use the file's settings", "set:forget", self.forget_settings, "sunken")],  # low-key: undoes
+                    [("Quieter", "set:volume:-", lambda: self.step_volume(-1), "normal"),
+                     ("Louder", "set:volume:+", lambda: self.step_volume(1), "normal"),
+                     ("Mute" if not self.app.config_hw.kiosk.muted else "Sound on", "set:mute", self.toggle_mute,
+                      "normal"),
+                     ("Quiet hours", "set:quiet", self.step_quiet_hours, "normal")]]
             for buttons in rows:
                 row = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
                 for text, tag, handler, kind in buttons:
@@ -332,6 +337,35 @@ class OperatorScreen(Screen):
         steps = [s for s in self.ATTRACT_STEPS if (s > now if direction > 0 else s < now)]
         if steps:
             self._said(self.app.change_setting("idle_attract_s", min(steps) if direction > 0 else max(steps)))
+        self.refresh()
+
+    VOLUME_STEP = 10
+    QUIET_HOURS = ("off", "22-8", "23-7", "21-9", "20-10")
+    """The quiet hours the operator steps through; any other span can be set in table-noir.toml."""
+
+    def step_volume(self, direction: int) -> None:
+        now, step = self.app.config_hw.kiosk.volume, self.VOLUME_STEP
+        wanted = (now // step + 1) * step if direction > 0 else (now - 1) // step * step  # the next step's mark
+        wanted = max(0, min(100, wanted))
+        if wanted != now:
+            self._said(self.app.change_setting("volume", wanted))
+        self._after_sound_change()
+
+    def toggle_mute(self) -> None:
+        self._said(self.app.change_setting("muted", not self.app.config_hw.kiosk.muted))
+        self.show("settings")  # the button now says the other way
+        self._after_sound_change()
+
+    def step_quiet_hours(self) -> None:
+        now = self.app.config_hw.kiosk.quiet_hours
+        steps = self.QUIET_HOURS
+        self._said(self.app.change_setting("quiet_hours", steps[(steps.index(now) + 1) % len(steps)]
+                                           if now in steps else "off"))
+        self.refresh()
+
+    def _after_sound_change(self) -> None:
+        """Play a tick at the new volume, so the operator hears what the table will (unless silenced)."""
+        self.app.sounds.play("tick")
         self.refresh()
 
     def ask_new_pin(self) -> None:
@@ -374,6 +408,7 @@ class OperatorScreen(Screen):
                 f"{plain_pin_note(getattr(self.app, '_config_file', cfg).kiosk) if 'operator_pin_hash' not in here else ''}\n"
                 f"Phones: {'on' if cfg.kiosk.phones else 'off'}"
                 f"{(' (' + wifi_text(cfg.phones) + ')') if cfg.kiosk.phones and cfg.phones.network_name else ''}\n"
+                f"{sound_text(cfg.kiosk, self.app.sounds)}\n"
                 f"Pads: {cfg.pads.backend}, {len(cfg.pads.pins)} wired\n"
                 f"Tray: {cfg.tray.backend} ({cfg.tray.serial_port})\n"
                 "Pins, tray and sensor: edit table-noir.toml, then restart\n"
@@ -396,6 +431,17 @@ class OperatorScreen(Screen):
                 f"Distance: {tray.distance_text}\nHeat: {tray.heat if tray.heat is not None else '-'} dice\n"
                 f"Link: {tray.link_text}"
             )
+
+
+def sound_text(kiosk, sounds) -> str:
+    """The sound settings in a line: "Sound: volume 70%, quiet hours 22:00-08:00; silent now: quiet hours"."""
+    from hardware.config import quiet_span
+
+    span = quiet_span(kiosk.quiet_hours)
+    hours = "no quiet hours" if span is None else f"quiet hours {span[0]:02d}:00-{span[1]:02d}:00"
+    why = sounds.silenced() or getattr(sounds.player, "silent_because", None)
+    return f"Sound: {'muted' if kiosk.muted else f'volume {kiosk.volume}%'}, {hours}" + \
+        (f"; silent now: {why}" if why and why != "muted" else "")
 
 
 def _duration(seconds: int) -> str:
