@@ -1,17 +1,18 @@
 """The screens around play: home, setup wizard, rules sheet, operator menu, attract mode.
 
-* Home: one big button per game, the unfinished game to resume, the
-  operator menu (behind the PIN).
+* Home: one big button per game, every unfinished game to resume (with its
+  players, moves and time), the operator menu (behind the PIN).
 * Setup: a form generated from the game's setup model (kiosk.setupform);
   a refused setup lists every field to fix and keeps the answers.
 * Rules: the game's reference sheet (kiosk/assets/rules/<game>.md), in our words.
 * Operator: exit, settings, tray calibration, hardware test, export, clear data.
-* Attract: shown after the configured idle time; any touch ends it and the
-  screen it covered comes back, game and all.
+* Attract: shown after the configured idle time; any touch ends it on the home
+  screen, never inside a game: the last group's game waits in the home list.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc, get_hex_from_color
 
 from . import theme
-from .fields import ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled
+from .fields import (ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled,
+                     suggestion_for)
 from .theme import Big, Filled, Scroll, Text, px
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
@@ -60,15 +62,27 @@ class HomeScreen(Screen):
         elif not problems and self.problems.parent is not None:
             self.root_box.remove_widget(self.problems)
         self._show_wifi()
+        self._list_unfinished()
+
+    def _list_unfinished(self) -> None:
+        """Every game not over and not abandoned, newest first, each with its own Resume
+        button (tagged ``home:resume``, carrying the session's ``sid``), under the title row."""
         unfinished = self.app.store.unfinished() if self.app.store else []
-        if self.resume.parent is not None:
-            self.root_box.remove_widget(self.resume)
+        if self.waiting.parent is not None:
+            self.root_box.remove_widget(self.waiting)
+        self.waiting_list.clear_widgets()
+        for info in unfinished:
+            b = Big(esc(describe_unfinished(info, self.app.title_of(info.game))), kind="accent", size=16,
+                    height=px(48))
+            b.tag = "home:resume"
+            b.sid = info.id
+            b.bind(on_release=lambda btn: self.app.resume(btn.sid))
+            self.waiting_list.add_widget(b)
         if unfinished:
-            info = unfinished[0]
-            when = time.strftime("%H:%M", time.localtime(info.updated))
-            self.resume.text = f"Resume {esc(self.app.title_of(info.game))}: {info.actions} moves, last at {when}"
-            self.resume.sid = info.id
-            self.root_box.add_widget(self.resume, index=len(self.root_box.children) - 1)  # under the title row
+            # One row; with more, half of the next shows above the bar, so the list plainly
+            # scrolls, and the game cards keep their room at 800x480.
+            self.waiting.height = px(48) if len(unfinished) == 1 else px(48 + 4 + 26)
+            self.root_box.add_widget(self.waiting, index=len(self.root_box.children) - 1)  # under the title row
 
     def _show_wifi(self) -> None:
         """With phones on and a network set, the Wi-Fi to join and its password, under the title
@@ -100,9 +114,10 @@ class HomeScreen(Screen):
         self.problems.tag = "home:problems"
         self.wifi = Text("", size=15, color=theme.DIM)
         self.wifi.tag = "home:wifi"
-        self.resume = Big("", kind="accent", size=19)
-        self.resume.tag = "home:resume"
-        self.resume.bind(on_release=lambda btn: self.app.resume(btn.sid))
+        self.waiting_list = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
+        self.waiting_list.bind(minimum_height=self.waiting_list.setter("height"))
+        self.waiting = Scroll(size_hint_y=None, bar=8)
+        self.waiting.add_widget(self.waiting_list)
         grid = GridLayout(cols=2, spacing=px(8))
         for game, title in menu:
             cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
@@ -118,6 +133,22 @@ class HomeScreen(Screen):
             cell.add_widget(BoxLayout())  # keeps the buttons at the top of the card
             grid.add_widget(cell)
         box.add_widget(grid)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 move``, ``12 moves``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def describe_unfinished(info, title: str, now: float | None = None) -> str:
+    """One waiting game in plain words: "Resume Promise Hollows: Ann, Bo, Cy. 12 moves, last
+    played at 14:02" (a day, if not today)."""
+    now = time.time() if now is None else now
+    when = time.localtime(info.updated)
+    day = "" if time.localtime(now)[:3] == when[:3] else time.strftime("%a %d %b ", when)
+    players = f" ({', '.join(info.players)})" if info.players else ""
+    progress = plural(info.actions, "move") if info.actions else "no moves yet"
+    return f"Resume {title}{players}: {progress}, last played {day}at {time.strftime('%H:%M', when)}"
 
 
 class SetupScreen(Screen):
@@ -147,6 +178,9 @@ class SetupScreen(Screen):
         self.add_widget(root)
 
     def load(self, game: str) -> None:
+        """The wizard for ``game``: every text comes filled in (the last group's names, else
+        the setup's stand-ins; words in the game's spirit), so a table that accepts them taps
+        Start only."""
         from kiosk.setupform import questions
 
         self.game = game
@@ -163,17 +197,69 @@ class SetupScreen(Screen):
             elif q.kind == "choice":
                 w = ChoiceInput(q.name, q.label, q.choices, q.default, help=q.help)
             elif q.kind == "names":
-                w = NamesInput(q.name, q.label, q.default, q.min, q.max, help=q.help)
+                w = self._names_input(q)
             elif q.kind == "text":
-                w = TextField(q.name, q.label, q.default, help=q.help)
+                default = q.default
+                suggest = suggestion_for(game, q.name, q.label)
+                if q.name == "objective" and suggest is not None:
+                    default = suggest()  # a place in the game's spirit, not the model's placeholder
+                w = TextField(q.name, q.label, default, max_len=q.max, suggest=suggest, optional=q.optional,
+                              help=q.help)
             elif q.kind == "records":
-                w = RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max, help=q.help)
+                w = self._records_input(q)
             elif q.kind == "group" and q.default is not None:
                 w = GroupInput(q.name, q.label, q.default, q.parts, help=q.help)
             else:
                 continue  # complex options keep their defaults; the operator can change them in a config later
             self.inputs[q.name] = w
             self.form.add_widget(w)
+
+    def _names_input(self, q) -> NamesInput:
+        """Players: the last group's names if the kiosk kept them (with "New group" to clear
+        them), else stand-in names. Two names of a pair (teams, Sources): drawn in the game's spirit."""
+        from kiosk import names
+
+        if q.name == "players":
+            remembered = self.app.store.remembered_players() if self.app.store else []
+            if remembered:
+                default = _fit_names(remembered, q.min, q.max, len(q.default))
+                return NamesInput(q.name, q.label + " (the last group's names)", default, q.min, q.max,
+                                  redraw=self._new_group, redraw_text="New group", help=q.help)
+            return NamesInput(q.name, q.label, q.default, q.min, q.max, redraw=names.player_names, help=q.help)
+        if q.max == 2 and q.min == 2 and names.list_for(self.game, q.name):
+            return NamesInput(q.name, q.label, names.pair(self.game, q.name), q.min, q.max,
+                              redraw=lambda n, f=q.name: names.pair(self.game, f), help=q.help)
+        return NamesInput(q.name, q.label, q.default, q.min, q.max, help=q.help)
+
+    def _records_input(self, q) -> RecordsInput:
+        """Clincher: each player's name (the last group's, if kept) and a character for them."""
+        from kiosk import names
+
+        remembered = self.app.store.remembered_players() if self.app.store else []
+
+        def rows(n: int, people: list[str] | None = None) -> list[dict]:
+            people = people or names.player_names(n)
+            characters = random.sample(names.list_for(self.game, "character"), n)
+            return [{"name": p, "character": c} for p, c in zip(people, characters)]
+
+        def new_group(n: int) -> list[dict]:
+            self.app.store.forget_players()
+            return rows(n)
+
+        if "character" not in q.columns or "name" not in q.columns:
+            return RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max, help=q.help)
+        if remembered:
+            people = _fit_names(remembered, q.min, q.max, len(q.default))
+            return RecordsInput(q.name, q.label + " (the last group's names)", rows(len(people), people), q.columns,
+                                q.min, q.max, redraw=new_group, redraw_text="New group", help=q.help)
+        return RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max, redraw=rows, help=q.help)
+
+    def _new_group(self, count: int) -> list[str]:
+        """A new group sits down: the kiosk forgets the last group's names, and offers stand-ins."""
+        from kiosk import names
+
+        self.app.store.forget_players()
+        return names.player_names(count)
 
     def answers(self) -> dict[str, Any]:
         return {name: w.value for name, w in self.inputs.items() if w.value is not None}
@@ -187,10 +273,40 @@ class SetupScreen(Screen):
         except SetupError as err:
             self.error.text = "Please fix: " + esc("; ".join(err.problems))
             return
+        data = setup.model_dump(mode="json")
         try:
-            self.app.start_game(self.game, setup.model_dump(mode="json"))
+            self.app.start_game(self.game, data)
         except Exception as err:  # noqa: BLE001 - a setup the engine refuses: say why, keep the form
             self.error.text = esc(f"The game cannot start with this setup: {err}")
+            return
+        self._remember(data.get("players", []))
+
+    def _remember(self, players: list) -> None:
+        """Keep the group's names for the next setup on this kiosk; the stand-ins the wizard
+        offers (the setup model's own) are no group's names and are not kept."""
+        from kiosk.setupform import questions
+
+        names_of = lambda rows: [p["name"] if isinstance(p, dict) else p for p in rows or []]  # noqa: E731
+        stand_ins = next((q.default for q in questions(self.app.engines[self.game].setup_model)
+                          if q.name == "players"), [])
+        if self.app.store and names_of(players) and names_of(players) != names_of(stand_ins):
+            self.app.store.remember_players(names_of(players))
+
+
+def _fit_names(names_kept: list[str], lo, hi, usual: int) -> list[str]:
+    """The kept names cut to the game's most, or topped up with stand-ins to its fewest
+    (a group of six who played Hell for Leather, then sit at Even/Odd for four); with no
+    names kept, ``usual`` stand-ins."""
+    from kiosk import names
+
+    lo = int(lo) if lo is not None else min(3, usual)  # a model with no stated fewest (Promise Hollows: 3)
+    hi = int(hi) if hi is not None else 8
+    if not names_kept:
+        return names.player_names(max(lo, min(hi, usual)))
+    kept = list(names_kept)[:hi]
+    if len(kept) < lo:
+        kept += names.player_names(lo - len(kept), avoid=kept)
+    return kept
 
 
 class RulesScreen(Screen):
