@@ -50,11 +50,14 @@ class HomeScreen(Screen):
         self.rebuild()
 
     def rebuild(self) -> None:
-        """Refresh the resume button; rebuild the game cards only when the list of games changed."""
+        """Refresh the list of unfinished games; rebuild the game cards only when the list of
+        games changed, or when they must make room for unfinished games (or may have it back)."""
         menu = self.app.menu()
-        if getattr(self, "_menu", None) != menu:
-            self._menu = menu
-            self._build(menu)
+        unfinished = self.app.store.unfinished() if self.app.store else []
+        layout = (menu, bool(unfinished))
+        if getattr(self, "_layout", None) != layout:
+            self._layout = layout
+            self._build(menu, compact=bool(unfinished))
         problems = " ".join(self.app.hardware_problems)
         self.problems.text = esc(problems)
         if problems and self.problems.parent is None:
@@ -62,26 +65,34 @@ class HomeScreen(Screen):
         elif not problems and self.problems.parent is not None:
             self.root_box.remove_widget(self.problems)
         self._show_wifi()
-        self._list_unfinished()
+        self._list_unfinished(unfinished)
 
-    def _list_unfinished(self) -> None:
+    ROW = 48
+    """An unfinished game's row (px at scale 1), a finger's height."""
+
+    def _list_unfinished(self, unfinished) -> None:
         """Every game not over and not abandoned, newest first, each with its own Resume
-        button (tagged ``home:resume``, carrying the session's ``sid``), under the title row."""
-        unfinished = self.app.store.unfinished() if self.app.store else []
+        button (tagged ``home:resume``, carrying the session's ``sid``), under the title row.
+        The list takes the room the compact game cards leave; more games than fit scroll."""
+        from kivy.core.window import Window
+
         if self.waiting.parent is not None:
             self.root_box.remove_widget(self.waiting)
         self.waiting_list.clear_widgets()
         for info in unfinished:
             b = Big(esc(describe_unfinished(info, self.app.title_of(info.game))), kind="accent", size=16,
-                    height=px(48))
+                    height=px(self.ROW))
             b.tag = "home:resume"
             b.sid = info.id
             b.bind(on_release=lambda btn: self.app.resume(btn.sid))
             self.waiting_list.add_widget(b)
         if unfinished:
-            # One row; with more, half of the next shows above the bar, so the list plainly
-            # scrolls, and the game cards keep their room at 800x480.
-            self.waiting.height = px(48) if len(unfinished) == 1 else px(48 + 4 + 26)
+            step = px(self.ROW) + self.waiting_list.spacing
+            taken = sum(w.height for w in self.root_box.children if w.size_hint_y is None)
+            gaps = self.root_box.spacing * len(self.root_box.children) + 2 * self.root_box.padding[1]
+            room = max(1, int((Window.height - taken - gaps) // step))
+            rows = min(len(unfinished), room)
+            self.waiting.height = rows * step - self.waiting_list.spacing
             self.root_box.add_widget(self.waiting, index=len(self.root_box.children) - 1)  # under the title row
 
     def _show_wifi(self) -> None:
@@ -100,7 +111,9 @@ class HomeScreen(Screen):
         elif not text and self.wifi.parent is not None:
             self.root_box.remove_widget(self.wifi)
 
-    def _build(self, menu) -> None:
+    def _build(self, menu, compact: bool = False) -> None:
+        """The title row and a card per game. ``compact`` (unfinished games to list): each
+        card is one row, the game's button and its rules sheet, without the blurb."""
         box = self.root_box
         box.clear_widgets()
         head = BoxLayout(size_hint_y=None, height=px(52))
@@ -120,19 +133,32 @@ class HomeScreen(Screen):
         self.waiting.add_widget(self.waiting_list)
         grid = GridLayout(cols=2, spacing=px(8))
         for game, title in menu:
-            cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
             play = Big(esc(title), kind="normal", size=21)
             play.tag = f"home:new:{game}"
             play.bind(on_release=lambda *_, g=game: self.app.open_setup(g))
-            cell.add_widget(play)
-            cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
-            rules = Big("Rules sheet", kind="normal", size=14, height=px(48))
+            rules = Big("Rules" if compact else "Rules sheet", kind="normal", size=14, height=px(48))
             rules.tag = f"home:rules:{game}"
             rules.bind(on_release=lambda *_, g=game: self.app.open_rules(g))
+            if compact:
+                cell = Filled(bg=theme.PANEL, padding=px(4), spacing=px(4), radius=px(6), size_hint_y=None,
+                              height=px(theme.TOUCH + 8))
+                rules.size_hint_x, rules.width, rules.height = None, px(84), px(theme.TOUCH)
+                cell.add_widget(play)
+                cell.add_widget(rules)
+                grid.add_widget(cell)
+                continue
+            cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
+            cell.add_widget(play)
+            cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
             cell.add_widget(rules)
             cell.add_widget(BoxLayout())  # keeps the buttons at the top of the card
             grid.add_widget(cell)
+        if compact:
+            rows = (len(menu) + 1) // 2
+            grid.size_hint_y, grid.height = None, rows * px(theme.TOUCH + 8) + (rows - 1) * px(8)
         box.add_widget(grid)
+        if compact:
+            box.add_widget(BoxLayout())  # the cards stay under the list, the room left below them
 
 
 def plural(count: int, word: str) -> str:
