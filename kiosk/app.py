@@ -821,8 +821,14 @@ def make_app_class():
             self.exports.mkdir(parents=True, exist_ok=True)
             log_path = self.store.export_jsonl(sid, self.exports / f"session-{sid}.jsonl")
             recap = self.store.export_recap(sid, self.exports / f"session-{sid}-recap.txt")
-            self.message(f"Saved on this kiosk, in the folder {log_path.parent}: {recap.name} (the story, to read) "
-                         f"and {log_path.name} (the full log, to replay). The operator can copy them off.")
+            said = (f"Saved on this kiosk, in the folder {log_path.parent}: {recap.name} (the story, to read) "
+                    f"and {log_path.name} (the full log, to replay). The operator can copy them off.")
+            self.message(said)
+            if self.phones is not None:  # phones can join: the story is a scan away too
+                from kiosk.ui.gamemenu import RecapCode
+
+                url = self.phones.server.publish_recap(recap.read_text(encoding="utf-8"))
+                self.show_overlay(RecapCode(url, said))
 
         # -- leaving a game: pause (anyone) or abandon (the operator) -------------------
 

@@ -8,6 +8,8 @@ Giving a game up for good, and the operator menu, stay behind the PIN.
 from __future__ import annotations
 
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.image import Image
+from kivy.utils import escape_markup as esc
 
 from . import theme
 from .overlays import Overlay
@@ -43,3 +45,26 @@ class GameMenu(Overlay):
         """Close the menu first: what follows may open the PIN pad, or leave the play screen."""
         self.dismiss()
         action()
+
+
+class RecapCode(Overlay):
+    """After "Save the log" with phones on: a QR code of the game's story (the recap, public
+    only) on the phone server, with where the files went in words."""
+
+    def __init__(self, url: str, said: str) -> None:
+        from .join import qr_texture
+
+        super().__init__(size_hint=(0.9, 0.96))
+        self.url = url
+        box = Filled(orientation="vertical", padding=px(12), spacing=px(8), bg=theme.PANEL)
+        box.add_widget(Text("Scan to read the story of this game on your phone", size=21, bold=True,
+                            color=theme.ACCENT, halign="center"))
+        self.code = Image(fit_mode="contain", size_hint_y=1)
+        self.code.texture = qr_texture(url)
+        box.add_widget(self.code)
+        box.add_widget(Text(esc(said), size=15, color=theme.DIM, halign="center"))
+        close = Big("Done", kind="accent", size=19)
+        close.tag = "recap:close"
+        close.bind(on_release=lambda *_: self.dismiss())
+        box.add_widget(close)
+        self.add_widget(box)
