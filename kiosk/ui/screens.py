@@ -54,10 +54,10 @@ class HomeScreen(Screen):
         games changed, or when they must make room for unfinished games (or may have it back)."""
         menu = self.app.menu()
         unfinished = self.app.store.unfinished() if self.app.store else []
-        layout = (menu, bool(unfinished))
+        layout = (menu, len(unfinished) > 1)  # one waiting game fits above the full cards
         if getattr(self, "_layout", None) != layout:
             self._layout = layout
-            self._build(menu, compact=bool(unfinished))
+            self._build(menu, compact=len(unfinished) > 1)
         problems = " ".join(self.app.hardware_problems)
         self.problems.text = esc(problems)
         if problems and self.problems.parent is None:
@@ -112,8 +112,8 @@ class HomeScreen(Screen):
             self.root_box.remove_widget(self.wifi)
 
     def _build(self, menu, compact: bool = False) -> None:
-        """The title row and a card per game. ``compact`` (unfinished games to list): each
-        card is one row, the game's button and its rules sheet, without the blurb."""
+        """The title row and a card per game. ``compact`` (two or more unfinished games to
+        list): each card is one row, the game's button and its rules sheet, without the blurb."""
         box = self.root_box
         box.clear_widgets()
         head = BoxLayout(size_hint_y=None, height=px(52))
