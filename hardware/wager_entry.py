@@ -67,7 +67,8 @@ class WagerEntry:
             return Step.CLOSED
         if button is ButtonColour.GRAY:
             if abs(self.needle) < self.minimum:
-                self.problem = f"a wager of at least {self.minimum} point(s) is needed here"
+                points = "point" if self.minimum == 1 else "points"
+                self.problem = f"a wager of at least {self.minimum} {points} is needed here"
                 return Step.REFUSED
             self.locked, self.problem = True, None
             return Step.LOCKED

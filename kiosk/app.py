@@ -874,8 +874,49 @@ def make_app_class():
                 return
             self.exports.mkdir(parents=True, exist_ok=True)
             log_path = self.store.export_jsonl(sid, self.exports / f"session-{sid}.jsonl")
-            self.store.export_recap(sid, self.exports / f"session-{sid}-recap.txt")
-            self.message(f"Saved {log_path} and its recap.")
+            recap = self.store.export_recap(sid, self.exports / f"session-{sid}-recap.txt")
+            said = (f"Saved on this kiosk, in the folder {log_path.parent}: {recap.name} (the story, to read) "
+                    f"and {log_path.name} (the full log, to replay). The operator can copy them off.")
+            self.message(said)
+            if self.phones is not None:  # phones can join: the story is a scan away too
+                from kiosk.ui.gamemenu import RecapCode
+
+                url = self.phones.server.publish_recap(recap.read_text(encoding="utf-8"))
+                self.show_overlay(RecapCode(url, said))
+
+        # -- leaving a game: pause (anyone) or abandon (the operator) -------------------
+
+        def open_game_menu(self) -> None:
+            """The play screen's Menu: pause and go home, save the log, abandon (PIN), operator (PIN)."""
+            from kiosk.ui.gamemenu import GameMenu
+
+            self.show_overlay(GameMenu(self))
+
+        def pause_game(self) -> None:
+            """Leave the game for the home screen, no PIN: it is on disk already, move by move,
+            and waits in the home screen's list to be resumed."""
+            self.go_home()
+
+        def ask_abandon(self) -> None:
+            """Giving a game up for good is the operator's call: the PIN, then a last question."""
+            from kiosk.ui.overlays import Confirm
+
+            runner = self.runner
+            if runner is None:
+                return
+
+            def confirm() -> None:
+                self.show_overlay(Confirm(f"Abandon this game of {self.title_of(runner.engine.game)} for good? "
+                                          "It leaves the home screen's list; its log is kept for export.",
+                                          "Abandon it", lambda: self.abandon(runner.sid)))
+
+            self.ask_operator(confirm, why="Operator PIN to abandon this game")
+
+        def abandon(self, sid: int) -> None:
+            self.store.abandon(sid)
+            if self.runner is not None and self.runner.sid == sid:
+                self.runner = None
+            self.go_home()
 
         def ask_clear(self) -> None:
             from kiosk.ui.overlays import Confirm
@@ -885,6 +926,7 @@ def make_app_class():
 
         def clear_data(self) -> None:
             self.store.clear()
+            self.store.forget_players()  # the last group's names go with their games
             self.runner = None
             self.go_home()
 
@@ -957,14 +999,21 @@ def make_app_class():
                 gc.collect()
 
         def start_attract(self) -> None:
+            """The table has been idle: the game (kept on disk) is put aside, so no pad press or
+            phone meant for it lands while the loop runs, and the next group starts at home."""
             for overlay in list(self.overlays):
                 overlay.dismiss()
             self.before_attract = self.sm.current
+            if self.controller is not None:
+                self.controller.runner = None
+            if self.phones is not None:
+                self.phones.detach()
             self.show_screen("attract")
 
         def end_attract(self) -> None:
+            """Back to the home screen, never into a game: the last group's game waits in its list."""
             self.last_input = time.monotonic()
-            self.show_screen(self.before_attract if self.before_attract != "attract" else "home")
+            self.go_home()
 
         # -- the sim panel --------------------------------------------------------------
 

@@ -39,6 +39,8 @@ class Question:
     """For ``records``: the text fields of each row (e.g. name and character)."""
     parts: list["Question"] = field(default_factory=list)
     """For ``group``: the questions inside a small nested model (e.g. token counts)."""
+    optional: bool = False
+    """The model takes None (a blank answer means its default): the wizard offers Skip."""
 
 
 STAND_IN_NAMES = ["Ann", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal"]
@@ -49,8 +51,8 @@ SHORT_WORDS = {"gm": "GM", "gms": "GM's", "vp": "VP"}
 
 
 def _label(name: str) -> str:
-    """``gm_tokens`` reads "GM tokens" (a field's own ``title`` wins over this)."""
-    words = [SHORT_WORDS.get(w, w) for w in name.split("_")]
+    """``gm_tokens`` reads "GM tokens", ``team_a`` "Team A" (a field's own ``title`` wins over this)."""
+    words = [SHORT_WORDS.get(w, w.upper() if len(w) == 1 else w) for w in name.split("_")]  # team_a: "Team A"
     first = words[0] if words[0] in SHORT_WORDS.values() else words[0].capitalize()
     return " ".join([first, *words[1:]])
 
@@ -131,6 +133,7 @@ def questions_of(model: type[BaseModel]) -> list[Question]:
             q = Question(name, "text", label, default if default is not None else "", help_text, max=max_len)
         else:
             q = Question(name, "json", label, _jsonable(default), help_text)
+        q.optional = annotation is not info.annotation  # ``str | None``: blank is an answer
         out.append(q)
     return out
 

@@ -3,7 +3,8 @@
 One database file holds every game the kiosk has run. Its tables:
 
 * ``sessions``: one row per game (game id, setup as JSON, when it started,
-  once it is over the outcome, and the session-log format of its actions).
+  once it is over the outcome, the session-log format of its actions, and when
+  it was abandoned, if the table gave it up).
 * ``actions``: one row per accepted action, numbered from 1 in each session.
 * ``settings``: what the organiser changed on the kiosk.
 
@@ -73,6 +74,9 @@ CREATE TABLE IF NOT EXISTS settings (
     # 2: each session remembers the session-log format its actions were written in,
     # so an export says which format it is and a later build can read old actions.
     2: "ALTER TABLE sessions ADD COLUMN log_format INTEGER NOT NULL DEFAULT 1;",
+    # 3: a game the table gave up on for good (behind the PIN) keeps its log but leaves
+    # the home screen's list of unfinished games: when it was abandoned, or NULL.
+    3: "ALTER TABLE sessions ADD COLUMN abandoned REAL;",
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -115,6 +119,10 @@ class SessionInfo:
     updated: float
     actions: int
     outcome: str | None
+    abandoned: float | None = None
+    """When the table gave this game up for good (None: it may be resumed, or it is over)."""
+    players: tuple[str, ...] = ()
+    """Who plays, in seating order, as the setup names them."""
 
 
 class Store:
@@ -231,6 +239,21 @@ class Store:
         with self._transaction():
             self.db.execute("DELETE FROM settings")
 
+    LAST_PLAYERS = "last_players"
+    """The setting that keeps the last group's names (one list per kiosk, not per game)."""
+
+    def remember_players(self, names: list[str]) -> None:
+        """Keep the names of the group that just started a game, to offer the next setup."""
+        self.save_setting(self.LAST_PLAYERS, [str(n) for n in names if str(n).strip()])
+
+    def remembered_players(self) -> list[str]:
+        """The last group's names, or [] (none kept, or forgotten)."""
+        value = self.settings().get(self.LAST_PLAYERS)
+        return [str(n) for n in value] if isinstance(value, list) else []
+
+    def forget_players(self) -> None:
+        self.forget_setting(self.LAST_PLAYERS)
+
     def settings(self) -> dict[str, Any]:
         """Every setting changed on the kiosk, by name."""
         return {name: json.loads(value) for name, value in self.db.execute("SELECT name, value FROM settings")}
@@ -240,13 +263,23 @@ class Store:
     def sessions(self) -> list[SessionInfo]:
         """Every stored session, most recently played first."""
         rows = self.db.execute(
-            "SELECT s.id, s.game, s.started, s.updated, COUNT(a.seq), s.outcome FROM sessions s "
-            "LEFT JOIN actions a ON a.session = s.id GROUP BY s.id ORDER BY s.updated DESC, s.id DESC"
+            "SELECT s.id, s.game, s.started, s.updated, COUNT(a.seq), s.outcome, s.abandoned, s.setup "
+            "FROM sessions s LEFT JOIN actions a ON a.session = s.id GROUP BY s.id "
+            "ORDER BY s.updated DESC, s.id DESC"
         ).fetchall()
-        return [SessionInfo(*row) for row in rows]
+        return [SessionInfo(*row[:7], players=_players_of(row[7])) for row in rows]
 
     def unfinished(self) -> list[SessionInfo]:
-        return [info for info in self.sessions() if info.outcome is None]
+        """Games that may be resumed: not over, not abandoned; most recently played first."""
+        return [info for info in self.sessions() if info.outcome is None and info.abandoned is None]
+
+    def abandon(self, sid: int) -> None:
+        """Give a game up for good: it leaves the list of unfinished games; its log stays
+        (export and replay still read it)."""
+        with self._transaction():
+            if self.db.execute("SELECT 1 FROM sessions WHERE id = ?", (sid,)).fetchone() is None:
+                raise StoreError(f"no stored session {sid}")
+            self.db.execute("UPDATE sessions SET abandoned = ? WHERE id = ?", (time.time(), sid))
 
     def lines(self, sid: int) -> list[str]:
         """The session as JSON lines: a header, then one action per line."""
@@ -363,6 +396,15 @@ class _Committer:
                     pass  # SQLite has rolled back already
             finally:
                 self._done.set()
+
+
+def _players_of(setup_json: str) -> tuple[str, ...]:
+    """The players a stored setup names (plain names, or a clincher's name-and-character rows)."""
+    try:
+        players = json.loads(setup_json).get("players") or []
+    except (ValueError, AttributeError):
+        return ()
+    return tuple(str(p.get("name", "")) if isinstance(p, dict) else str(p) for p in players)
 
 
 def default_path() -> Path:

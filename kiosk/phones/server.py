@@ -78,6 +78,8 @@ class PhoneServer:
         self._next_conn = 0
         self._failed_joins: dict[str, list[float]] = {}
         self.page = PAGE.read_bytes()
+        self.recaps: dict[str, bytes] = {}
+        """Saved recaps a phone may read, by an unguessable token (``publish_recap``), newest last."""
 
     # -- the web app ----------------------------------------------------------
 
@@ -85,7 +87,15 @@ class PhoneServer:
         app = web.Application(client_max_size=64 * 1024)
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._socket)
+        app.router.add_get("/recap/{token}", self._recap)
         return app
+
+    async def _recap(self, request: web.Request) -> web.Response:
+        """A saved game's public story, for the QR code 'Save the log' shows (any phone with the link)."""
+        body = self.recaps.get(request.match_info["token"])
+        if body is None:
+            return web.Response(status=404, text="No such recap (the kiosk keeps the last few).", headers=HEADERS)
+        return web.Response(body=body, content_type="text/plain", charset="utf-8", headers=HEADERS)
 
     async def _page(self, request: web.Request) -> web.Response:
         return web.Response(body=self.page, content_type="text/html", charset="utf-8", headers=HEADERS)
@@ -261,6 +271,19 @@ class PhoneServer:
         if book is None or player not in book.seats:
             return None
         return f"{self.base_url()}/#{book.seat(player).token}"
+
+    RECAPS_KEPT = 20
+
+    def publish_recap(self, text: str) -> str:
+        """Any thread: offer ``text`` (a recap: the public story only) at an unguessable link,
+        returned; the last ``RECAPS_KEPT`` stay readable, older ones are dropped."""
+        import secrets
+
+        token = secrets.token_urlsafe(16)
+        self.recaps[token] = text.encode("utf-8")
+        for old in list(self.recaps)[:-self.RECAPS_KEPT]:
+            self.recaps.pop(old, None)
+        return f"{self.base_url()}/recap/{token}"
 
     def base_url(self) -> str:
         host = self.join_host or self.listen[0]

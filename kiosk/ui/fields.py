@@ -14,6 +14,8 @@ Every input has ``value`` (``None`` until something is chosen) and calls
 
 from __future__ import annotations
 
+import random
+import re
 from typing import Any, Callable
 
 from kivy.clock import Clock
@@ -257,18 +259,45 @@ class IntInput(Input):
 
 
 class TextField(Input):
-    def __init__(self, name, label, default="", max_len=None, **kw) -> None:
+    """A text box, shown filled in when there is a suggestion (``suggest``: a function that
+    draws one), with a dice button beside it that draws another: one tap instead of typing.
+    ``optional``: a Skip button empties the box (a blank answer means the default)."""
+
+    def __init__(self, name, label, default="", max_len=None, suggest: Callable[[], str] | None = None,
+                 optional: bool = False, **kw) -> None:
         super().__init__(name, label, **kw)
+        self.suggest = suggest
         self.box = Entry(text=str(default or ""), multiline=False, font_size=theme.font(20),
                          size_hint_y=None, height=px(theme.TOUCH), write_tab=False,
                          background_color=(0.95, 0.94, 0.9, 1))
         self.max_len = max_len
         self.box.bind(text=lambda _w, t: self.set(t if t.strip() else None))
-        self.add_widget(self.box)
+        row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+        row.add_widget(self.box)
+        if suggest is not None:
+            row.add_widget(_side_button(f"{name}:new", "New one", lambda: self.draw()))
+        if optional:
+            row.add_widget(_side_button(f"{name}:skip", "Skip", lambda: setattr(self.box, "text", "")))
+        self.add_widget(row)
         self.set(default or None)
 
+    def draw(self) -> None:
+        """Put a fresh suggestion in the box (the dice button)."""
+        if self.suggest is not None:
+            self.box.text = self.suggest()[: self.max_len] if self.max_len else self.suggest()
+
     def reset(self) -> None:
+        """A reused box starts again from a fresh suggestion, or empty when there is none."""
         self.box.text = ""
+        self.draw()
+
+
+def _side_button(tag: str, text: str, action: Callable[[], None]) -> Big:
+    """A small button beside a text box ("New one", "Skip")."""
+    b = Big(text, kind="quiet", size=15, size_hint_x=None, width=px(104))
+    b.tag = tag
+    b.bind(on_release=lambda *_: action())
+    return b
 
 
 class ListInput(Input):
@@ -294,7 +323,17 @@ class ListInput(Input):
         back.tag = f"{name}:remove"
         back.bind(on_release=lambda *_: self.remove())
         row.add_widget(back)
+        if _dice_faces(choices) and self.hi is not None and self.hi == self.lo:
+            roll = Big("Roll for me", kind="quiet")
+            roll.tag = f"{name}:roll"
+            roll.bind(on_release=lambda *_: self.roll())
+            row.add_widget(roll)
         self.add_widget(row)
+        self._refresh()
+
+    def roll(self) -> None:
+        """No dice at hand: the kiosk rolls them (the whole set, replacing any picked)."""
+        self.picked = [random.choice(self.buttons).value for _ in range(self.hi)]
         self._refresh()
 
     def add(self, value) -> None:
@@ -324,11 +363,17 @@ class ListInput(Input):
 
 
 class NamesInput(Input):
-    """The players' names: one text box per player, with add and remove."""
+    """The players' names: one text box per player, with add and remove.
 
-    def __init__(self, name, label, default, lo=None, hi=None, **kw) -> None:
+    ``redraw`` (a function of how many names are wanted) puts fresh names in every box
+    at one tap, on a button reading ``redraw_text`` ("New names", or for the last group's
+    remembered names "New group")."""
+
+    def __init__(self, name, label, default, lo=None, hi=None, redraw: Callable[[int], list[str]] | None = None,
+                 redraw_text: str = "New names", **kw) -> None:
         super().__init__(name, label, **kw)
         self.lo, self.hi = int(lo or 0), int(hi or 8)
+        self.redraw = redraw
         self.rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
         self.rows.bind(minimum_height=self.rows.setter("height"))
         self.add_widget(self.rows)
@@ -339,9 +384,16 @@ class NamesInput(Input):
         self.fewer = Big("Remove the last", kind="quiet")
         self.fewer.tag = f"{name}:remove"
         self.fewer.bind(on_release=lambda *_: self.remove_row())
-        buttons.add_widget(self.more)
-        buttons.add_widget(self.fewer)
-        self.add_widget(buttons)
+        if self.hi > self.lo:  # a fixed count (the two team names) has nothing to add or remove
+            buttons.add_widget(self.more)
+            buttons.add_widget(self.fewer)
+        if redraw is not None:
+            self.fresh = Big(redraw_text, kind="quiet")
+            self.fresh.tag = f"{name}:redraw"
+            self.fresh.bind(on_release=lambda *_: self.draw_new())
+            buttons.add_widget(self.fresh)
+        if buttons.children:
+            self.add_widget(buttons)
         self.boxes: list[TextInput] = []
         for value in default or []:
             self.add_row(value)
@@ -362,6 +414,14 @@ class NamesInput(Input):
             self.rows.remove_widget(self.boxes.pop())
         self._update()
 
+    def draw_new(self) -> None:
+        """Fresh names in every box (as many as there are boxes)."""
+        if self.redraw is None:
+            return
+        for box, text in zip(self.boxes, self.redraw(len(self.boxes))):
+            box.text = text
+        self._update()
+
     def _update(self) -> None:
         if not hasattr(self, "more"):
             return
@@ -373,9 +433,11 @@ class NamesInput(Input):
 class RecordsInput(Input):
     """Rows of text boxes, one column per text field (a player and their character)."""
 
-    def __init__(self, name, label, default, columns, lo=None, hi=None, **kw) -> None:
+    def __init__(self, name, label, default, columns, lo=None, hi=None,
+                 redraw: Callable[[int], list[dict]] | None = None, redraw_text: str = "New names", **kw) -> None:
         super().__init__(name, label, **kw)
         self.columns, self.lo, self.hi = columns, int(lo or 0), int(hi or 8)
+        self.redraw = redraw
         self.rows = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
         self.rows.bind(minimum_height=self.rows.setter("height"))
         self.add_widget(self.rows)
@@ -388,6 +450,11 @@ class RecordsInput(Input):
         fewer.bind(on_release=lambda *_: self.remove_row())
         buttons.add_widget(more)
         buttons.add_widget(fewer)
+        if redraw is not None:
+            fresh = Big(redraw_text, kind="quiet")
+            fresh.tag = f"{name}:redraw"
+            fresh.bind(on_release=lambda *_: self.draw_new())
+            buttons.add_widget(fresh)
         self.add_widget(buttons)
         self.boxes: list[list[TextInput]] = []
         for row in default or []:
@@ -412,6 +479,15 @@ class RecordsInput(Input):
         if len(self.boxes) > self.lo:
             self.boxes.pop()
             self.rows.remove_widget(self.rows.children[0])
+        self._update()
+
+    def draw_new(self) -> None:
+        """Fresh values in every row (as many rows as there are)."""
+        if self.redraw is None:
+            return
+        for boxes, row in zip(self.boxes, self.redraw(len(self.boxes))):
+            for column, box in zip(self.columns, boxes):
+                box.text = str(row.get(column, box.text))
         self._update()
 
     def _update(self) -> None:
@@ -439,15 +515,69 @@ class GroupInput(Input):
             self.set({k: w.value for k, w in self.parts.items()})
 
 
-def for_field(field, submit=None, on_change=None) -> Input:
-    """The input for one prompt ``Field`` (kiosk.rules.core.Field)."""
-    label = field.label or field.name.replace("_", " ").capitalize()
+def field_label(name: str) -> str:
+    """A field's name as a label: ``hobby1`` reads "Hobby 1", ``hurt_object`` "Hurt object"."""
+    words = re.sub(r"(?<=[a-z])(?=\d)", " ", name).replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def _dice_faces(choices) -> bool:
+    """Choices that are the faces of a d6 (a roll the kiosk can make for the table)."""
+    return list(choices) == [1, 2, 3, 4, 5, 6]
+
+
+def _runner_on_screen():
+    """The game being played (a kiosk.runner.Runner), or None between games."""
+    from kivy.app import App
+
+    return getattr(App.get_running_app(), "runner", None)
+
+
+def _public_words() -> str:
+    """Everything the table can already read about the game on screen, in lower case: a
+    suggestion found in it is taken already (a System's or a townsperson's name)."""
+    import json
+
+    runner = _runner_on_screen()
+    if runner is None:
+        return ""
+    try:
+        return json.dumps(runner.session.view(None), default=str).lower()
+    except Exception:  # noqa: BLE001 - a suggestion is a nicety: never let it stop a prompt
+        return ""
+
+
+def suggestion_for(game: str | None, name: str, label: str) -> Callable[[], str] | None:
+    """A function that draws a fresh suggestion for a text field, one not yet used in the
+    game on screen; None when the field has no list (best left blank)."""
+    from kiosk import names
+
+    if not names.list_for(game, name, label):
+        return None
+
+    def draw() -> str:
+        seen = _public_words()
+        pool = [w for w in names.list_for(game, name, label) if w.lower() not in seen]
+        return names.suggest(game, name, label) if not pool else random.choice(pool)
+
+    return draw
+
+
+def for_field(field, submit=None, on_change=None, game: str | None = None) -> Input:
+    """The input for one prompt ``Field`` (kiosk.rules.core.Field). A text field comes filled
+    in with a suggestion in the spirit of ``game`` (default: the game on screen)."""
+    label = field.label or field_label(field.name)
     if field.kind == "choice":
         return ChoiceInput(field.name, label, field.choices, submit=submit, on_change=on_change)
     if field.kind == "int":
         return IntInput(field.name, label, field.min, field.max, submit=submit, on_change=on_change)
     if field.kind == "text":
-        return TextField(field.name, label, max_len=field.max, on_change=on_change)
+        runner = _runner_on_screen()
+        game = game or (runner.engine.game if runner is not None else None)
+        widget = TextField(field.name, label, max_len=field.max, on_change=on_change,
+                           suggest=suggestion_for(game, field.name, label))
+        widget.draw()
+        return widget
     return ListInput(field.name, label, field.choices, field.min, field.max, field.unique, on_change=on_change)
 
 

@@ -607,7 +607,7 @@ class PlayScreen(Screen):
         self.app.open_rules(self.runner.engine.game)
 
     def open_menu(self) -> None:
-        self.app.ask_operator()
+        self.app.open_game_menu()  # pause and go home without the PIN; abandon and the operator menu behind it
 
 
 TURNING_OVER = {"reveal", "verdict", "case", "revelation"}

@@ -1,17 +1,18 @@
 """The screens around play: home, setup wizard, rules sheet, operator menu, attract mode.
 
-* Home: one big button per game, the unfinished game to resume, the
-  operator menu (behind the PIN).
+* Home: one big button per game, every unfinished game to resume (with its
+  players, moves and time), the operator menu (behind the PIN).
 * Setup: a form generated from the game's setup model (kiosk.setupform);
   a refused setup lists every field to fix and keeps the answers.
 * Rules: the game's reference sheet (kiosk/assets/rules/<game>.md), in our words.
 * Operator: exit, settings, tray calibration, hardware test, export, clear data.
-* Attract: shown after the configured idle time; any touch ends it and the
-  screen it covered comes back, game and all.
+* Attract: shown after the configured idle time; any touch ends it on the home
+  screen, never inside a game: the last group's game waits in the home list.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,8 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc, get_hex_from_color
 
 from . import theme
-from .fields import ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled
+from .fields import (ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled,
+                     suggestion_for)
 from .theme import Big, Filled, Scroll, Text, px
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
@@ -48,11 +50,14 @@ class HomeScreen(Screen):
         self.rebuild()
 
     def rebuild(self) -> None:
-        """Refresh the resume button; rebuild the game cards only when the list of games changed."""
+        """Refresh the list of unfinished games; rebuild the game cards only when the list of
+        games changed, or when they must make room for unfinished games (or may have it back)."""
         menu = self.app.menu()
-        if getattr(self, "_menu", None) != menu:
-            self._menu = menu
-            self._build(menu)
+        unfinished = self.app.store.unfinished() if self.app.store else []
+        layout = (menu, len(unfinished) > 1)  # one waiting game fits above the full cards
+        if getattr(self, "_layout", None) != layout:
+            self._layout = layout
+            self._build(menu, compact=len(unfinished) > 1)
         problems = " ".join(self.app.hardware_problems)
         self.problems.text = esc(problems)
         if problems and self.problems.parent is None:
@@ -60,15 +65,35 @@ class HomeScreen(Screen):
         elif not problems and self.problems.parent is not None:
             self.root_box.remove_widget(self.problems)
         self._show_wifi()
-        unfinished = self.app.store.unfinished() if self.app.store else []
-        if self.resume.parent is not None:
-            self.root_box.remove_widget(self.resume)
+        self._list_unfinished(unfinished)
+
+    ROW = 48
+    """An unfinished game's row (px at scale 1), a finger's height."""
+
+    def _list_unfinished(self, unfinished) -> None:
+        """Every game not over and not abandoned, newest first, each with its own Resume
+        button (tagged ``home:resume``, carrying the session's ``sid``), under the title row.
+        The list takes the room the compact game cards leave; more games than fit scroll."""
+        from kivy.core.window import Window
+
+        if self.waiting.parent is not None:
+            self.root_box.remove_widget(self.waiting)
+        self.waiting_list.clear_widgets()
+        for info in unfinished:
+            b = Big(esc(describe_unfinished(info, self.app.title_of(info.game))), kind="accent", size=16,
+                    height=px(self.ROW))
+            b.tag = "home:resume"
+            b.sid = info.id
+            b.bind(on_release=lambda btn: self.app.resume(btn.sid))
+            self.waiting_list.add_widget(b)
         if unfinished:
-            info = unfinished[0]
-            when = time.strftime("%H:%M", time.localtime(info.updated))
-            self.resume.text = f"Resume {esc(self.app.title_of(info.game))}: {info.actions} moves, last at {when}"
-            self.resume.sid = info.id
-            self.root_box.add_widget(self.resume, index=len(self.root_box.children) - 1)  # under the title row
+            step = px(self.ROW) + self.waiting_list.spacing
+            taken = sum(w.height for w in self.root_box.children if w.size_hint_y is None)
+            gaps = self.root_box.spacing * len(self.root_box.children) + 2 * self.root_box.padding[1]
+            room = max(1, int((Window.height - taken - gaps) // step))
+            rows = min(len(unfinished), room)
+            self.waiting.height = rows * step - self.waiting_list.spacing
+            self.root_box.add_widget(self.waiting, index=len(self.root_box.children) - 1)  # under the title row
 
     def _show_wifi(self) -> None:
         """With phones on and a network set, the Wi-Fi to join and its password, under the title
@@ -86,7 +111,9 @@ class HomeScreen(Screen):
         elif not text and self.wifi.parent is not None:
             self.root_box.remove_widget(self.wifi)
 
-    def _build(self, menu) -> None:
+    def _build(self, menu, compact: bool = False) -> None:
+        """The title row and a card per game. ``compact`` (two or more unfinished games to
+        list): each card is one row, the game's button and its rules sheet, without the blurb."""
         box = self.root_box
         box.clear_widgets()
         head = BoxLayout(size_hint_y=None, height=px(52))
@@ -100,24 +127,54 @@ class HomeScreen(Screen):
         self.problems.tag = "home:problems"
         self.wifi = Text("", size=15, color=theme.DIM)
         self.wifi.tag = "home:wifi"
-        self.resume = Big("", kind="accent", size=19)
-        self.resume.tag = "home:resume"
-        self.resume.bind(on_release=lambda btn: self.app.resume(btn.sid))
+        self.waiting_list = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
+        self.waiting_list.bind(minimum_height=self.waiting_list.setter("height"))
+        self.waiting = Scroll(size_hint_y=None, bar=8)
+        self.waiting.add_widget(self.waiting_list)
         grid = GridLayout(cols=2, spacing=px(8))
         for game, title in menu:
-            cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
             play = Big(esc(title), kind="normal", size=21)
             play.tag = f"home:new:{game}"
             play.bind(on_release=lambda *_, g=game: self.app.open_setup(g))
-            cell.add_widget(play)
-            cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
-            rules = Big("Rules sheet", kind="normal", size=14, height=px(48))
+            rules = Big("Rules" if compact else "Rules sheet", kind="normal", size=14, height=px(48))
             rules.tag = f"home:rules:{game}"
             rules.bind(on_release=lambda *_, g=game: self.app.open_rules(g))
+            if compact:
+                cell = Filled(bg=theme.PANEL, padding=px(4), spacing=px(4), radius=px(6), size_hint_y=None,
+                              height=px(theme.TOUCH + 8))
+                rules.size_hint_x, rules.width, rules.height = None, px(84), px(theme.TOUCH)
+                cell.add_widget(play)
+                cell.add_widget(rules)
+                grid.add_widget(cell)
+                continue
+            cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
+            cell.add_widget(play)
+            cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
             cell.add_widget(rules)
             cell.add_widget(BoxLayout())  # keeps the buttons at the top of the card
             grid.add_widget(cell)
+        if compact:
+            rows = (len(menu) + 1) // 2
+            grid.size_hint_y, grid.height = None, rows * px(theme.TOUCH + 8) + (rows - 1) * px(8)
         box.add_widget(grid)
+        if compact:
+            box.add_widget(BoxLayout())  # the cards stay under the list, the room left below them
+
+
+def plural(count: int, word: str) -> str:
+    """``1 move``, ``12 moves``."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def describe_unfinished(info, title: str, now: float | None = None) -> str:
+    """One waiting game in plain words: "Resume Promise Hollows: Ann, Bo, Cy. 12 moves, last
+    played at 14:02" (a day, if not today)."""
+    now = time.time() if now is None else now
+    when = time.localtime(info.updated)
+    day = "" if time.localtime(now)[:3] == when[:3] else time.strftime("%a %d %b ", when)
+    players = f" ({', '.join(info.players)})" if info.players else ""
+    progress = plural(info.actions, "move") if info.actions else "no moves yet"
+    return f"Resume {title}{players}: {progress}, last played {day}at {time.strftime('%H:%M', when)}"
 
 
 class SetupScreen(Screen):
@@ -147,6 +204,9 @@ class SetupScreen(Screen):
         self.add_widget(root)
 
     def load(self, game: str) -> None:
+        """The wizard for ``game``: every text comes filled in (the last group's names, else
+        the setup's stand-ins; words in the game's spirit), so a table that accepts them taps
+        Start only."""
         from kiosk.setupform import questions
 
         self.game = game
@@ -163,17 +223,69 @@ class SetupScreen(Screen):
             elif q.kind == "choice":
                 w = ChoiceInput(q.name, q.label, q.choices, q.default, help=q.help)
             elif q.kind == "names":
-                w = NamesInput(q.name, q.label, q.default, q.min, q.max, help=q.help)
+                w = self._names_input(q)
             elif q.kind == "text":
-                w = TextField(q.name, q.label, q.default, help=q.help)
+                default = q.default
+                suggest = suggestion_for(game, q.name, q.label)
+                if q.name == "objective" and suggest is not None:
+                    default = suggest()  # a place in the game's spirit, not the model's placeholder
+                w = TextField(q.name, q.label, default, max_len=q.max, suggest=suggest, optional=q.optional,
+                              help=q.help)
             elif q.kind == "records":
-                w = RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max, help=q.help)
+                w = self._records_input(q)
             elif q.kind == "group" and q.default is not None:
                 w = GroupInput(q.name, q.label, q.default, q.parts, help=q.help)
             else:
                 continue  # complex options keep their defaults; the operator can change them in a config later
             self.inputs[q.name] = w
             self.form.add_widget(w)
+
+    def _names_input(self, q) -> NamesInput:
+        """Players: the last group's names if the kiosk kept them (with "New group" to clear
+        them), else stand-in names. Two names of a pair (teams, Sources): drawn in the game's spirit."""
+        from kiosk import names
+
+        if q.name == "players":
+            remembered = self.app.store.remembered_players() if self.app.store else []
+            if remembered:
+                default = _fit_names(remembered, q.min, q.max, len(q.default))
+                return NamesInput(q.name, q.label + " (the last group's names)", default, q.min, q.max,
+                                  redraw=self._new_group, redraw_text="New group", help=q.help)
+            return NamesInput(q.name, q.label, q.default, q.min, q.max, redraw=names.player_names, help=q.help)
+        if q.max == 2 and q.min == 2 and names.list_for(self.game, q.name):
+            return NamesInput(q.name, q.label, names.pair(self.game, q.name), q.min, q.max,
+                              redraw=lambda n, f=q.name: names.pair(self.game, f), help=q.help)
+        return NamesInput(q.name, q.label, q.default, q.min, q.max, help=q.help)
+
+    def _records_input(self, q) -> RecordsInput:
+        """Clincher: each player's name (the last group's, if kept) and a character for them."""
+        from kiosk import names
+
+        remembered = self.app.store.remembered_players() if self.app.store else []
+
+        def rows(n: int, people: list[str] | None = None) -> list[dict]:
+            people = people or names.player_names(n)
+            characters = random.sample(names.list_for(self.game, "character"), n)
+            return [{"name": p, "character": c} for p, c in zip(people, characters)]
+
+        def new_group(n: int) -> list[dict]:
+            self.app.store.forget_players()
+            return rows(n)
+
+        if "character" not in q.columns or "name" not in q.columns:
+            return RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max, help=q.help)
+        if remembered:
+            people = _fit_names(remembered, q.min, q.max, len(q.default))
+            return RecordsInput(q.name, q.label + " (the last group's names)", rows(len(people), people), q.columns,
+                                q.min, q.max, redraw=new_group, redraw_text="New group", help=q.help)
+        return RecordsInput(q.name, q.label, q.default, q.columns, q.min, q.max, redraw=rows, help=q.help)
+
+    def _new_group(self, count: int) -> list[str]:
+        """A new group sits down: the kiosk forgets the last group's names, and offers stand-ins."""
+        from kiosk import names
+
+        self.app.store.forget_players()
+        return names.player_names(count)
 
     def answers(self) -> dict[str, Any]:
         return {name: w.value for name, w in self.inputs.items() if w.value is not None}
@@ -187,10 +299,40 @@ class SetupScreen(Screen):
         except SetupError as err:
             self.error.text = "Please fix: " + esc("; ".join(err.problems))
             return
+        data = setup.model_dump(mode="json")
         try:
-            self.app.start_game(self.game, setup.model_dump(mode="json"))
+            self.app.start_game(self.game, data)
         except Exception as err:  # noqa: BLE001 - a setup the engine refuses: say why, keep the form
             self.error.text = esc(f"The game cannot start with this setup: {err}")
+            return
+        self._remember(data.get("players", []))
+
+    def _remember(self, players: list) -> None:
+        """Keep the group's names for the next setup on this kiosk; the stand-ins the wizard
+        offers (the setup model's own) are no group's names and are not kept."""
+        from kiosk.setupform import questions
+
+        names_of = lambda rows: [p["name"] if isinstance(p, dict) else p for p in rows or []]  # noqa: E731
+        stand_ins = next((q.default for q in questions(self.app.engines[self.game].setup_model)
+                          if q.name == "players"), [])
+        if self.app.store and names_of(players) and names_of(players) != names_of(stand_ins):
+            self.app.store.remember_players(names_of(players))
+
+
+def _fit_names(names_kept: list[str], lo, hi, usual: int) -> list[str]:
+    """The kept names cut to the game's most, or topped up with stand-ins to its fewest
+    (a group of six who played Hell for Leather, then sit at Even/Odd for four); with no
+    names kept, ``usual`` stand-ins."""
+    from kiosk import names
+
+    lo = int(lo) if lo is not None else min(3, usual)  # a model with no stated fewest (Promise Hollows: 3)
+    hi = int(hi) if hi is not None else 8
+    if not names_kept:
+        return names.player_names(max(lo, min(hi, usual)))
+    kept = list(names_kept)[:hi]
+    if len(kept) < lo:
+        kept += names.player_names(lo - len(kept), avoid=kept)
+    return kept
 
 
 class RulesScreen(Screen):

@@ -50,6 +50,15 @@ def test_the_lead_investigator_cannot_lock_in_nothing():
     assert entry.wager == Wager("odd", 1) and entry.problem is None
 
 
+def test_the_refusal_counts_points_in_plain_words():
+    # issue 21: "point(s)" leaked onto the screen
+    one, two = WagerEntry(pool=3, minimum=1), WagerEntry(pool=3, minimum=2)
+    one.press(G)
+    two.press(G)
+    assert "at least 1 point is needed" in one.problem and "(s)" not in one.problem
+    assert "at least 2 points is needed" in two.problem and "(s)" not in two.problem
+
+
 def test_presses_after_locking_change_nothing():
     entry = WagerEntry(pool=5)
     for button in (W, G):

@@ -204,6 +204,7 @@ def test_operator_menu_needs_the_pin(app):
 
 
 def test_attract_mode_keeps_the_game(app):
+    # Issue 21: the loop ends at home, never inside the last group's game, which waits there.
     drive.press("home:new:toy")
     drive.press("setup:start")
     sid = app.runner.sid
@@ -213,6 +214,8 @@ def test_attract_mode_keeps_the_game(app):
     assert app.sm.current == "attract"
     drive.tap_at(100, 100)
     drive.pump(1)
+    assert app.sm.current == "home"
+    drive.press(next(b for b in drive.find_all("home:resume") if b.sid == sid))
     assert app.sm.current == "play" and app.runner.sid == sid
 
 
@@ -531,6 +534,7 @@ def test_operator_exports_the_session_and_clears_data(app):
     app.runner.propose({"type": "lock", "player": "Ann", "number": 2})
     sid = app.runner.sid
     drive.press("bar:menu")
+    drive.press("gamemenu:operator")
     pin_in(app)
     drive.press("op:export")
     log = app.exports / f"session-{sid}.jsonl"

@@ -1,0 +1,202 @@
+"""Taps and typed characters from the home screen to each game's first scene, no phones.
+
+Plays each game's setup and opening through the real kiosk widgets (``kiosk.drive``:
+every touch is a ``drive.press`` on a widget, found and touched as a finger would).
+The table it imitates is in a hurry and happy with what the screen offers:
+
+* the setup wizard's answers are taken as shown (the names offered, the options'
+  defaults): home, the game's button, "Start the game";
+* a text box already filled in (a suggestion) is kept; an empty one is typed into,
+  with the random bot's two words (about 11 characters: people write more, so the
+  typed counts are a floor);
+* every decision (which card, which player, how many, what to do next) is the random
+  bot's, made by touching its button; die rolls use the screen's "Roll for me" where
+  there is one, else each face is touched;
+* a secret answer is given on the shared screen, passed to its player (they prove who
+  they are by holding Gray on their pad: counted as a pad hold, not a tap).
+
+"First scene", per game (docs/kiosk.md says the same):
+
+* Promise Hollows: the case is chosen and the story begins (phase ``story``);
+* Hell for Leather: contestants made and every Goal written or drawn, the first
+  conflict's Threat awaited (past the ``exam``/``bios``/``goals`` phases);
+* the Even/Odd case game: investigators introduced, the crime scene and both suspects
+  presented, the first wagers awaited (phase ``wagers``);
+* clincher scenes: the GM has called the first scene (past phase ``call``).
+
+A refused answer (a suggestion the rules turned down, say) costs its taps too, and the
+table tries again. Run under a virtual screen:
+
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/setup_taps.py [--seeds 1 2 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+
+GAMES = ("promise-hollows", "hell-for-leather", "even-odd", "clincher")
+
+FIRST_SCENE = {
+    "promise-hollows": lambda state: state.phase == "story",
+    "hell-for-leather": lambda state: state.phase not in ("exam", "tiebreak", "bios", "goals"),
+    "even-odd": lambda state: state.phase == "wagers",
+    "clincher": lambda state: state.phase != "call",
+}
+"""When each game's first scene has been reached (see the module's docstring)."""
+
+
+class Counter:
+    """Counts what the table does: taps on the screen, characters typed, pad holds."""
+
+    def __init__(self) -> None:
+        self.taps = self.typed = self.holds = self.refused = 0
+        self.again = False
+        """The last answer was refused: what is in the text boxes is not good enough."""
+
+    def press(self, tag_or_widget) -> None:
+        from kiosk import drive
+
+        self.taps += 1
+        drive.press(tag_or_widget)
+
+
+def _set_field(count: Counter, field, value, widget, rng: random.Random) -> None:
+    """Give one field the bot's value through its widget, or keep what the screen offers."""
+    from kiosk import drive
+
+    if field.kind == "choice":
+        if widget.value != value:
+            count.press(f"{field.name}={value!r}")
+    elif field.kind == "int":
+        if widget.value == value:
+            return
+        if drive.find_all(f"{field.name}={value!r}"):
+            count.press(f"{field.name}={value!r}")
+        else:
+            while widget.value != value:
+                step = 5 if abs(value - widget.value) >= 5 else 1
+                count.press(f"{field.name}{'+' if value > widget.value else '-'}{step}")
+    elif field.kind == "text":
+        if widget.value and not count.again:  # a suggestion is on screen: the table keeps it
+            return
+        if widget.value and drive.find_all(f"{field.name}:new"):  # refused: draw another
+            count.press(f"{field.name}:new")
+            return
+        widget.box.focus = True
+        widget.box.text = ""
+        widget.box.insert_text(value)  # what the on-screen keyboard does, key by key
+        widget.box.focus = False
+        count.typed += len(value)
+        drive.pump(1)
+    elif drive.find_all(f"{field.name}:roll"):
+        count.press(f"{field.name}:roll")
+    else:
+        for item in value:
+            count.press(f"{field.name}={item!r}")
+
+
+def _prove(app, count: Counter, player: str) -> None:
+    from kiosk import drive
+    from tests.kiosk import uiplay
+
+    if drive.find_all("hold:cancel"):
+        count.holds += 1
+    uiplay.prove_it_is(app, player)
+
+
+def _answer(app, count: Counter, prompt, rng: random.Random) -> None:
+    from kiosk import drive
+    from kiosk.rules import bot
+
+    data = bot.fill(prompt, rng)
+    if prompt.secret:
+        count.press(f"secret:{prompt.player}")
+        _prove(app, count, prompt.player)
+        count.press("private:show")
+        look = app.overlays[-1]
+        for f in prompt.fields:
+            _set_field(count, f, data[f.name], look.inputs[f.name], rng)
+        count.press("private:lock")
+        if app.overlays and app.overlays[-1] is look:  # refused: the look stays open with the reason
+            count.press("private:hide")
+        return
+    if drive.find_all("prompt:back"):  # a refused answer left its prompt open: back to the menu
+        count.press("prompt:back")
+    public = [p for p in app.runner.awaiting() if not p.secret and not p.optional]
+    if len(public) > 1:
+        count.press(f"act:{public.index(prompt)}")
+        if not prompt.fields:
+            return
+    confirm = drive.find_all("prompt:confirm")  # this prompt's own button (a one-tap answer has none)
+    for f in prompt.fields:
+        _set_field(count, f, data[f.name], app.play.inputs[f.name], rng)
+    if confirm and confirm[0].get_root_window() is not None:
+        count.press(confirm[0])
+
+
+def opening(app, game: str, seed: int, max_actions: int = 400) -> dict[str, int]:
+    """Home to ``game``'s first scene through the widgets; the counts."""
+    from kiosk import drive
+    from tests.kiosk import uiplay
+
+    count = Counter()
+    uiplay.back_home(app)
+    count.press(f"home:new:{game}")
+    count.press("setup:start")
+    assert app.sm.current == "play", app.setup_screen.error.text
+    rng = random.Random(seed)
+    reached = FIRST_SCENE[game]
+    for _ in range(max_actions):
+        uiplay.close_overlays(app)
+        if reached(app.runner.session.state):
+            break
+        before = len(app.runner.session.log)
+        prompt = rng.choice([p for p in app.runner.awaiting() if not p.optional])
+        _answer(app, count, prompt, rng)
+        drive.pump(1)
+        count.again = len(app.runner.session.log) == before
+        count.refused += count.again
+    else:
+        raise AssertionError(f"{game}: no first scene after {max_actions} answers")
+    uiplay.close_overlays(app)
+    return {"taps": count.taps, "typed": count.typed, "holds": count.holds, "refused": count.refused,
+            "actions": len(app.runner.session.log)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3, 4, 5])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    args = parser.parse_args()
+    from kiosk import drive
+
+    app = drive.start(tempfile.mkdtemp(prefix="tn-setup-taps-"))
+    try:
+        for game in args.games:
+            runs = [opening(app, game, seed) for seed in args.seeds]
+            taps = [r["taps"] for r in runs]
+            typed = [r["typed"] for r in runs]
+            print(f"{game}: taps median {statistics.median(taps)} (min {min(taps)}, max {max(taps)}); "
+                  f"typed characters median {statistics.median(typed)} (min {min(typed)}, max {max(typed)}); "
+                  f"pad holds median {statistics.median(r['holds'] for r in runs)}; "
+                  f"actions median {statistics.median(r['actions'] for r in runs)}; "
+                  f"refused answers {sum(r['refused'] for r in runs)}; seeds {args.seeds}")
+            for seed, r in zip(args.seeds, runs):
+                print(f"  seed {seed}: {r}")
+    finally:
+        drive.stop(app)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""Fewer taps, remembered names, and leaving and finding games (issue 21), through the real widgets."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from kiosk import drive
+from kiosk.store import SessionInfo
+
+pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
+
+from .uiplay import bot_step, close_overlays, pin_in  # noqa: E402
+
+GAMES = ("promise-hollows", "hell-for-leather", "even-odd", "clincher")
+
+
+@pytest.fixture(autouse=True)
+def home(app):
+    close_overlays(app)
+    for o in list(app.overlays):
+        o.dismiss()
+    drive.pump(1)
+    app.go_home()
+    drive.pump(1)
+    yield
+
+
+def _start(app, game: str) -> int:
+    drive.press(f"home:new:{game}")
+    drive.press("setup:start")
+    assert app.sm.current == "play", app.setup_screen.error.text
+    return app.runner.sid
+
+
+def _play_a_few(app, moves: int, seed: int = 1) -> None:
+    import random
+
+    rng = random.Random(seed)
+    start = len(app.runner.session.log)
+    while len(app.runner.session.log) < start + moves:
+        assert bot_step(app, rng) is not None
+
+
+# -- leaving and finding games -------------------------------------------------------
+
+
+def test_players_pause_a_game_without_the_pin_and_it_waits_at_home_with_every_move(app):
+    sid = _start(app, "even-odd")
+    _play_a_few(app, 2)
+    state = app.runner.session.state
+    drive.press("bar:menu")
+    assert not drive.find_all("pin:OK"), "pausing must not ask for the operator PIN"
+    drive.press("gamemenu:pause")
+    assert app.sm.current == "home"
+    waiting = [b for b in drive.find_all("home:resume") if b.sid == sid]
+    assert len(waiting) == 1 and "2 moves" in waiting[0].text
+    drive.press(waiting[0])
+    assert app.sm.current == "play" and app.runner.sid == sid
+    assert app.runner.session.state == state  # nothing lost
+
+
+def test_abandoning_a_game_asks_for_the_pin_and_takes_it_off_the_home_list(app):
+    sid = _start(app, "clincher")
+    drive.press("bar:menu")
+    drive.press("gamemenu:abandon")
+    assert drive.find_all("pin:OK"), "abandoning a game for good is the operator's call"
+    assert app.sm.current == "play" and sid in [i.id for i in app.store.unfinished()]
+    pin_in(app)
+    drive.press("confirm:yes")
+    assert app.sm.current == "home"
+    assert sid not in [i.id for i in app.store.unfinished()]
+    assert sid not in [b.sid for b in drive.find_all("home:resume")]
+    assert app.store.lines(sid)  # its log is kept, for export
+
+
+def test_cancelling_the_pin_keeps_the_game(app):
+    sid = _start(app, "clincher")
+    drive.press("bar:menu")
+    drive.press("gamemenu:abandon")
+    drive.press("pin:Cancel")
+    assert app.sm.current == "play" and app.runner.sid == sid
+    assert sid in [i.id for i in app.store.unfinished()]
+
+
+def test_home_lists_every_unfinished_game_with_its_players_and_moves(app):
+    first = _start(app, "even-odd")
+    _play_a_few(app, 1)
+    players_first = app.runner.players()
+    app.go_home()
+    second = _start(app, "hell-for-leather")
+    app.go_home()
+    drive.pump(1)
+    buttons = {b.sid: b.text for b in drive.find_all("home:resume")}
+    assert first in buttons and second in buttons
+    assert "The Even/Odd case game" in buttons[first] and "Hell for Leather" in buttons[second]
+    assert "1 move," in buttons[first] and "1 moves" not in buttons[first]
+    assert all(name in buttons[first] for name in players_first)
+    drive.press(next(b for b in drive.find_all("home:resume") if b.sid == first))
+    assert app.runner.sid == first  # the older one is resumable too, not only the newest
+
+
+def test_attract_mode_ends_at_home_never_inside_the_last_groups_game(app):
+    sid = _start(app, "even-odd")
+    app.last_input -= app.config_hw.kiosk.idle_attract_s + 1
+    app._idle_check()
+    drive.pump(1)
+    assert app.sm.current == "attract"
+    assert app.controller.runner is None  # a pad press during the loop reaches no game
+    drive.tap_at(100, 100)
+    drive.pump(1)
+    assert app.sm.current == "home"
+    assert sid in [b.sid for b in drive.find_all("home:resume")]  # the game waits in the list
+
+
+def test_save_the_log_says_where_the_files_went(app):
+    sid = _start(app, "even-odd")
+    drive.press("bar:menu")
+    drive.press("gamemenu:save")
+    said = app.play.error.text
+    assert str(app.exports) in said and f"session-{sid}-recap.txt" in said and "kiosk" in said
+    assert (app.exports / f"session-{sid}.jsonl").exists()
+
+
+def test_the_unfinished_game_line_reads_in_plain_words():
+    from kiosk.ui.screens import describe_unfinished
+
+    now = time.time()
+    one = SessionInfo(1, "even-odd", now, now, 1, None, players=("Ann", "Bo"))
+    many = SessionInfo(2, "even-odd", now, now, 12, None, players=("Ann", "Bo"))
+    assert "(Ann, Bo): 1 move, last played at" in describe_unfinished(one, "Even/Odd", now)
+    assert "12 moves" in describe_unfinished(many, "Even/Odd", now)
+    yesterday = SessionInfo(3, "even-odd", now - 86400 * 2, now - 86400 * 2, 0, None)
+    assert "no moves yet" in describe_unfinished(yesterday, "Even/Odd", now)
+    assert time.strftime("%a", time.localtime(now - 86400 * 2)) in describe_unfinished(yesterday, "E", now)
+
+
+# -- one-tap defaults and remembered names ---------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_text_of_the_setup_comes_filled_in_and_a_tap_draws_another(app, game):
+    from kiosk.ui.fields import NamesInput, RecordsInput, TextField
+
+    drive.press(f"home:new:{game}")
+    inputs = app.setup_screen.inputs
+    assert drive.find_all("players:redraw"), f"{game}: no one-tap new names for the players"
+    for name, w in inputs.items():
+        if isinstance(w, TextField) and not drive.find_all(f"{name}:skip"):
+            assert w.value, f"{game}: {name} is empty"
+            assert drive.find_all(f"{name}:new"), f"{game}: {name} has no button for another suggestion"
+        if isinstance(w, (NamesInput, RecordsInput)) and name != "team_a":
+            assert w.value and all(w.value), f"{game}: {name} has an empty row"
+    texts = [n for n, w in inputs.items() if isinstance(w, TextField) and drive.find_all(f"{n}:new")]
+    for name in texts:
+        seen = {inputs[name].value}
+        for _ in range(6):
+            drive.press(f"{name}:new")
+            seen.add(inputs[name].value)
+        assert len(seen) > 1, f"{game}: the dice button on {name} never drew another"
+    drive.press("setup:back")
+
+
+def test_optional_fields_skip_in_one_tap(app):
+    drive.press("home:new:promise-hollows")
+    box = app.setup_screen.inputs["investigator"]
+    box.box.text = "Somebody"
+    drive.press("investigator:skip")
+    assert box.value is None
+    drive.press("setup:back")
+
+
+def test_no_internal_words_in_setup_labels():
+    from kiosk import setupform
+    from kiosk.rules import engine_for
+
+    labels = {q.name: q.label for q in setupform.questions(engine_for("hell-for-leather").setup_model)}
+    assert labels["team_a"] == "Team A"
+
+
+def test_prompt_text_fields_are_filled_in_the_games_spirit(app):
+    from kiosk import names
+
+    _start(app, "hell-for-leather")
+    runner = app.runner
+    while not any(p.action == "contestant" for p in runner.awaiting()):
+        bot_step(app, __import__("random").Random(3))
+    prompts = [p for p in runner.awaiting() if p.action == "contestant"]
+    drive.pump(1)
+    if drive.find_all("act:0"):
+        drive.press(f"act:{[p for p in runner.awaiting() if not p.secret and not p.optional].index(prompts[0])}")
+    inputs = app.play.inputs
+    texts = [f.name for f in prompts[0].fields if f.kind == "text"]
+    assert texts and all(inputs[n].value for n in texts), {n: inputs[n].value for n in texts}
+    assert inputs["hobby1"].value in names.ROAD["hobby"]
+    label = [w.text for w in drive.walk(inputs["hobby1"]) if getattr(w, "text", None) and "obby" in w.text]
+    assert label == ["Hobby 1"], label  # not "Hobby1"
+    before = len(runner.session.log)
+    drive.press("instinct=" + repr(prompts[0].fields[-1].choices[0]))
+    drive.press("prompt:confirm")
+    assert len(runner.session.log) == before + 1  # the suggestions were taken as they stand
+
+
+def test_the_kiosk_rolls_for_a_table_without_dice(app):
+    from kiosk.ui.fields import ListInput
+
+    rolls = set()
+    for _ in range(20):
+        roll = ListInput("dice", "", [1, 2, 3, 4, 5, 6], 3, 3)
+        roll.roll()
+        assert len(roll.value) == 3 and set(roll.value) <= {1, 2, 3, 4, 5, 6}
+        rolls.add(tuple(roll.value))
+    assert len(rolls) > 1
+
+
+def test_the_wizard_offers_the_last_groups_names_and_clears_them_in_one_tap(app):
+    drive.press("home:new:hell-for-leather")
+    inputs = app.setup_screen.inputs
+    for box, name in zip(inputs["players"].boxes, ["Rita", "Omar", "Lin"]):
+        box.text = name
+    drive.press("setup:start")
+    app.go_home()
+    drive.press("home:new:promise-hollows")  # another game: the names are the kiosk's, not the game's
+    assert app.setup_screen.inputs["players"].value[:3] == ["Rita", "Omar", "Lin"]
+    drive.press("players:redraw")  # "New group"
+    assert not {"Rita", "Omar", "Lin"} & set(app.setup_screen.inputs["players"].value)
+    assert app.store.remembered_players() == []  # forgotten by the kiosk too
+    drive.press("setup:back")
+
+
+# -- taps to the first scene -------------------------------------------------------------
+
+
+def _bench():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "setup_taps.py"
+    spec = importlib.util.spec_from_file_location("setup_taps", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("game, most", [("hell-for-leather", 40), ("even-odd", 25), ("clincher", 15),
+                                        ("promise-hollows", 170)])
+def test_taps_to_the_first_scene_stay_within_bounds(app, game, most):
+    counts = _bench().opening(app, game, seed=2)
+    assert counts["taps"] < most, counts
+    assert counts["typed"] == 0, counts  # every text came with a suggestion the table kept
