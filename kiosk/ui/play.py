@@ -172,7 +172,7 @@ class PlayScreen(Screen):
         # scrolling part, so a long list of options never pushes them below the fold.
         self.footer = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
         right.add_widget(self.footer)
-        self.error = Text("", size=16, color=(1, 0.55, 0.5, 1))
+        self.error = Text("", size=18, color=(1, 0.55, 0.5, 1))  # refusals and tray hints: read at the table
         right.add_widget(self.error)
         body.add_widget(right)
         root.add_widget(body)
@@ -270,11 +270,12 @@ class PlayScreen(Screen):
         theme.screen_changed()
 
     def _pin(self, buttons: list) -> None:
-        """Show ``buttons`` in the row under the prompt area. The row keeps its height when it
-        is empty: the question above never jumps, and Confirm is always in the same place."""
+        """Show ``buttons`` in the row under the prompt area; with none, the row folds away and
+        the room goes to the options above (a lock board, a menu)."""
         for b in buttons:
             self._free(b)
         theme.set_children(self.footer, buttons)
+        self.footer.height = px(theme.TOUCH) if buttons else 0
 
     def _draw_plain(self, box) -> None:
         """The prompt area at its plainest: one button per thing the game awaits, each
@@ -305,12 +306,13 @@ class PlayScreen(Screen):
         optional = [p for p in prompts if not p.secret and p.optional]
         if secret:
             self._draw_locks(box, secret)
+        several = len({p.player for p in prompts if not p.secret}) > 1  # then every button says whose it is
         if len(public) == 1:
             self._draw_prompt(box, public[0], footer)
         elif public:
-            self._draw_menu(box, public)
+            self._draw_menu(box, public, several)
         if optional:
-            self._draw_optional(box, optional, several=len({p.player for p in prompts}) > 1)
+            self._draw_optional(box, optional, several)
 
     def _draw_optional(self, box, optional, several: bool) -> None:
         """Things that may be done now, under the main question, in a smaller voice."""
@@ -318,7 +320,7 @@ class PlayScreen(Screen):
         self._draw_offers(box, "optional", optional, several, kind="quiet",
                           tag=lambda i, p: f"optional:{p.action}:{p.player}", act=self._open_optional)
 
-    def _draw_menu(self, box, public) -> None:
+    def _draw_menu(self, box, public, several: bool) -> None:
         """Several things may be done now: one button each. A button without values acts at once."""
         players = {p.player for p in public}
         if len(players) == 1:
@@ -326,7 +328,7 @@ class PlayScreen(Screen):
             box.add_widget(self._label("menu", f"{_name(who)}, choose what to do:", size=24))
         else:
             box.add_widget(self._label("menu", "Choose what happens next:", size=24))
-        self._draw_offers(box, "menu", public, len(players) > 1, kind="normal",
+        self._draw_offers(box, "menu", public, several, kind="normal",
                           tag=lambda i, p: f"act:{i}", act=self._choose)
 
     def _draw_offers(self, box, place: str, prompts, several: bool, kind: str, tag, act) -> None:

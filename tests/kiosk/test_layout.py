@@ -15,6 +15,8 @@ Every state shown is checked for:
 * a character in any shown text that the label's font has no glyph for (Kivy
   draws it as an empty box): checked against the font file's character map
   with fontTools;
+* a menu or optional button that does not name its player when more than one
+  player has something to press;
 * at 800x480, prompt text a player must read smaller than 20 px.
 
 CI runs one game per engine per size, a bounded number of states each. For a
@@ -193,6 +195,20 @@ def out_of_reach(widget, later) -> str | None:
     return None
 
 
+def whose_buttons(app) -> dict[str, str]:
+    """The player each menu and optional button acts for, by tag, when more than one
+    player has something to press now (else nobody needs telling whose it is)."""
+    if app.runner is None or app.runner.outcome is not None or app.sm.current != "play":
+        return {}
+    prompts = [p for p in app.runner.awaiting() if not p.secret]
+    if len({p.player for p in prompts}) < 2:
+        return {}
+    public = [p for p in prompts if not p.optional]
+    owners = {f"act:{i}": p.player for i, p in enumerate(public) if p.player}
+    owners.update({f"optional:{p.action}:{p.player}": p.player for p in prompts if p.optional and p.player})
+    return owners
+
+
 def problems(app, size) -> list[str]:
     """Everything wrong with what is on the window now."""
     from kivy.core.window import Window
@@ -203,6 +219,7 @@ def problems(app, size) -> list[str]:
 
     drive.pump(2)
     found: list[str] = []
+    owners = whose_buttons(app)
     top = Window.children[0]  # an open overlay, else the app: what the players' fingers reach
     ordered = [w for root in reversed(Window.children) for w in draw_order(root)]
     on_top = {id(w) for w in draw_order(top)}
@@ -222,6 +239,9 @@ def problems(app, size) -> list[str]:
             why = out_of_reach(w, ordered[i + 1:])
             if why:
                 found.append(f"primary action {tag!r} {why}")
+        owner = owners.get(tag)
+        if owner and owner not in plain(w):
+            found.append(f"button {tag!r} ({plain(w)[:40]!r}) does not say it is {owner}'s, and others could press it")
         if size == (800, 480) and (tag in READ_AT_20 or tag.startswith("lock:")) and not tag.endswith(":help") \
                 and _descends(w, app.play) and w.font_size < theme.font(20) - 0.5:
             found.append(f"{tag!r} is {w.font_size:.0f} px, under the 20 px players read at a metre")
