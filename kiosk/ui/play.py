@@ -71,8 +71,8 @@ def describe(action) -> str:
 class RecentLines(BoxLayout):
     """The last things that happened, oldest first, in a strip two rows high (three on a wide screen).
 
-    The newest line is always shown whole; the one before it only if both fit
-    in the two rows. So the strip keeps its height when a line wraps, and the
+    The newest line is always shown whole; older ones only while they fit in
+    the rows left, the oldest stepping aside first. So the strip keeps its height when a line wraps, and the
     play area above does not jump (and is not laid out again) after a throw.
     Only a newest line longer than two rows makes the strip taller, for as long
     as it is the newest.
