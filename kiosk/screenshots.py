@@ -264,6 +264,8 @@ def write_sheet(sheet: Path, shots: list[Path], sizes: list[str], width: int = 4
     for game in games:
         lines += [f"## {TITLES[game]}", ""]
         table(SCREENS, lambda name, g=game: f"{g}-{name}")
+        if not any(f"{size}-{game}-2-locks" in made for size in sizes):
+            lines += ["No secret round came up in this game's run: no lock board, pass-the-screen or reveal.", ""]
     sheet.write_text("\n".join(lines), encoding="utf-8")
     return sheet
 
