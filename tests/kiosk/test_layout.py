@@ -335,8 +335,9 @@ def test_every_prompt_is_readable_and_in_reach(sized, game):
     assert not report, f"{game} at {size[0]}x{size[1]}:\n" + "\n".join(report)
 
 
-def test_the_checks_catch_a_clipped_button_a_missing_glyph_and_a_button_below_the_fold(sized):
+def test_the_checks_catch_a_clipped_button_a_broken_word_a_missing_glyph_and_a_button_below_the_fold(sized):
     """The checks themselves: each kind of problem, made on purpose, is reported."""
+    from kiosk.ui import theme
     from kiosk.ui.theme import Big
 
     app, size = sized
@@ -350,15 +351,18 @@ def test_the_checks_catch_a_clipped_button_a_missing_glyph_and_a_button_below_th
     suits.tag = "probe:suits"
     below = Big("Confirm")
     below.tag = "prompt:confirm"
+    narrow = Big("Secrets", size_hint=(None, None), width=theme.px(60), height=theme.px(56))
+    narrow.tag = "probe:narrow"
     tall = Big("", size_hint_y=None, height=size[1] * 3)
     tall.tag = "probe:tall"
-    for w in (squeezed, suits, tall, below):
+    for w in (squeezed, narrow, suits, tall, below):
         box.add_widget(w)
     app.play.prompt_scroll.scroll_y = 1
     found = "\n".join(set(problems(app, size)) - before)
-    for w in (squeezed, suits, tall, below):
+    for w in (squeezed, narrow, suits, tall, below):
         box.remove_widget(w)
     app.go_home()
     assert "'probe:squeezed' clipped" in found
+    assert "'probe:narrow' clipped: a word broken across lines" in found  # the old top bar's "Secret / s"
     assert "no glyph for '♠♥'" in found
     assert "'prompt:confirm' below the fold" in found or "'prompt:confirm' outside" in found
