@@ -157,10 +157,11 @@ def _scroll_into_view(widget) -> None:
         parent = parent.parent
 
 
-def screenshot(path: str) -> str:
+def screenshot(path: str, frames: int = 3) -> str:
+    """Save the window as ``path`` after drawing ``frames`` frames (1 to catch an animation mid-way)."""
     from kivy.core.window import Window
 
-    pump(3, draw=True)
+    pump(frames, draw=True)
     Window.dispatch("on_draw")  # read the frame just drawn, not a back buffer left over from the last flip
     written = Window.screenshot(name=path)
     if written and written != path:

@@ -55,10 +55,10 @@ def describe(action) -> str:
 
 
 class RecentLines(BoxLayout):
-    """The last things that happened, oldest first, in a strip two rows high.
+    """The last things that happened, oldest first, in a strip two rows high (three on a wide screen).
 
-    The newest line is always shown whole; the one before it only if both fit
-    in the two rows. So the strip keeps its height when a line wraps, and the
+    The newest line is always shown whole; older ones only while they fit in
+    the rows left, the oldest stepping aside first. So the strip keeps its height when a line wraps, and the
     play area above does not jump (and is not laid out again) after a throw.
     Only a newest line longer than two rows makes the strip taller, for as long
     as it is the newest.
@@ -68,18 +68,28 @@ class RecentLines(BoxLayout):
     text, which renders several times faster than markup.
     """
 
-    def __init__(self, size: float) -> None:
-        self.two_rows = 2 * CoreLabel(font_size=theme.font(size)).get_extents("")[1]
+    def __init__(self, size: float, rows: int = 2) -> None:
+        self.rows = rows
+        self.two_rows = rows * CoreLabel(font_size=theme.font(size)).get_extents("")[1]  # the strip's room
         super().__init__(orientation="vertical", size_hint_y=None, height=self.two_rows)
         self._size = size
         self._labels: list[Text] = []  # one per line to show, oldest first
+        self.fbind("width", self._widen)
 
     def show(self, lines: list[str]) -> None:
         if [label.text for label in self._labels] == lines:
             return  # shown already (perhaps the newest alone, see _fit)
         theme.show_texts(self, lines, make=self._make, keep=4)
         self._labels = list(reversed(self.children))
+        self._widen()
         self._fit()
+
+    def _widen(self, *_) -> None:
+        """Give every line the strip's width, also one stepped aside (no longer laid out), so
+        its height is the one it would have here and it comes back when it fits."""
+        for label in self._labels:
+            if label.width != self.width:
+                label.width = self.width
 
     def _make(self) -> Text:
         label = Text("", size=self._size, color=theme.DIM, markup=False)
@@ -89,10 +99,11 @@ class RecentLines(BoxLayout):
     def _fit(self, *_) -> None:
         if not self._labels:
             return
-        *older, newest = self._labels
-        room = max(self.two_rows, newest.height)
-        fits = sum(label.height for label in older) + newest.height <= room
-        theme.set_children(self, self._labels if fits else [newest])
+        room = max(self.two_rows, self._labels[-1].height)
+        shown = list(self._labels)
+        while len(shown) > 1 and sum(label.height for label in shown) > room:
+            shown.pop(0)  # the oldest steps aside first
+        theme.set_children(self, shown)
         self.height = room
 
 
@@ -107,24 +118,21 @@ class PlayScreen(Screen):
         self._shown_heat: int | None = None
         self._inputs_cache: dict[tuple, Any] = {}
         self._buttons_cache: dict[str, Big] = {}
-        # The same few containers in the prompt area after almost every action: kept, and
-        # their buttons changed in place (theme.set_children), not rebuilt.
-        self._optional_row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(4))
-        self._menu_grid = GridLayout(cols=2, spacing=px(6), size_hint_y=None)
-        self._menu_grid.bind(minimum_height=self._menu_grid.setter("height"))
         root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(6))  # the window clears to theme.BG
-        # top bar
-        bar = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
-        self.title = Text("", size=20, bold=True, color=theme.ACCENT, fit=False, size_hint_x=0.34)
-        self.status = Text("", size=14, color=theme.DIM, fit=False, size_hint_x=0.30)
+        # top bar: the game's name and the tray's state share what the buttons leave
+        bar = BoxLayout(size_hint_y=None, height=px(BAR_HEIGHT), spacing=px(6))
+        self.title = Text("", size=20, bold=True, color=theme.ACCENT, fit=False, size_hint_x=0.6)
+        self.status = Text("", size=14, color=theme.DIM, fit=False, size_hint_x=0.4)
         bar.add_widget(self.title)
         bar.add_widget(self.status)
         for text, tag, handler in [("Rules", "rules", self.open_rules), ("Secrets", "secrets", self.ask_whose_secrets),
                                    ("Undo", "undo", self.ask_undo), ("Menu", "menu", self.open_menu)]:
-            b = Big(text, kind="quiet", size=16, size_hint_x=0.09)
+            b = Big(text, kind="quiet", size=16, height=px(BAR_HEIGHT))
             b.tag = f"bar:{tag}"
             b.bind(on_release=lambda *_, h=handler: h())
             bar.add_widget(b)
+        bar.bind(children=lambda *_: _fit_bar(bar))  # SIM and Phones are added later, by the app
+        _fit_bar(bar)
         root.add_widget(bar)
         self.bar = bar
         # tray banner (only while the tray is away)
@@ -134,24 +142,28 @@ class PlayScreen(Screen):
         root.add_widget(self.banner)
         # body
         body = BoxLayout(spacing=px(6))
-        left = Framed(size_hint_x=0.42, radius=px(6))
+        left = Framed(size_hint_x=0.45 if theme.wide() else 0.42, radius=px(6))  # a wide screen's extra room
         self.panel_scroll = Scroll(bar=5)
         left.add_widget(self.panel_scroll)
         body.add_widget(left)
-        right = Framed(orientation="vertical", padding=px(8), spacing=px(6), radius=px(6),
-                       size_hint_x=0.58)
+        right = Framed(orientation="vertical", padding=px(6), spacing=px(6), radius=px(6),
+                       size_hint_x=0.55 if theme.wide() else 0.58)
         self.prompt_scroll = Scroll(bar=5)
-        self.prompt_box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(8),
+        self.prompt_box = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(6),
                                     padding=(0, 0, px(9), 0))  # a lane for the scroll bar, clear of the buttons
         self.prompt_box.bind(minimum_height=self.prompt_box.setter("height"))
         self.prompt_scroll.add_widget(self.prompt_box)
         right.add_widget(self.prompt_scroll)
-        self.error = Text("", size=16, color=(1, 0.55, 0.5, 1))
+        # The prompt's main buttons (Confirm, Back, the game-over ones) are pinned under the
+        # scrolling part, so a long list of options never pushes them below the fold.
+        self.footer = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+        right.add_widget(self.footer)
+        self.error = Text("", size=18, color=(1, 0.55, 0.5, 1))  # refusals and tray hints: read at the table
         right.add_widget(self.error)
         body.add_widget(right)
         root.add_widget(body)
         # what just happened
-        self.recent = RecentLines(size=14)
+        self.recent = RecentLines(size=16, rows=3 if theme.wide() else 2)
         root.add_widget(self.recent)
         self.add_widget(root)
 
@@ -202,7 +214,7 @@ class PlayScreen(Screen):
             return
         view = runner.session.view(None, awaiting=False)
         self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
-        self.recent.show([readable(line) for line in runner.session.recap(None, last=2)] or ["The game begins."])
+        self.recent.show([readable(line) for line in runner.session.recap(None, last=self.recent.rows)] or ["The game begins."])
         self.update_status()
         signature = (len(runner.session.log), runner.outcome)
         if signature != self._signature:
@@ -227,18 +239,29 @@ class PlayScreen(Screen):
 
     def draw_prompts(self) -> None:
         box = theme.Gather()  # the prompt area's new children, put in place at the end
+        footer = theme.Gather()  # and the buttons pinned under it
         self.inputs = {}
         try:
             if self.runner.outcome is not None:
-                self._draw_outcome(box)
+                self._draw_outcome(box, footer)
             else:
-                self._draw_awaited(box)
+                self._draw_awaited(box, footer)
         except Exception:  # noqa: BLE001 - a display bug must never lock a game away
             log.exception("the prompt area could not be drawn; showing the plain one")
-            box = theme.Gather()
+            box, footer = theme.Gather(), theme.Gather()
             self._draw_plain(box)
         theme.set_children(self.prompt_box, box)
+        self._pin(footer)
+        self.prompt_scroll.scroll_y = 1  # a new question starts at its top
         theme.screen_changed()
+
+    def _pin(self, buttons: list) -> None:
+        """Show ``buttons`` in the row under the prompt area; with none, the row folds away and
+        the room goes to the options above (a lock board, a menu)."""
+        for b in buttons:
+            self._free(b)
+        theme.set_children(self.footer, buttons)
+        self.footer.height = px(theme.TOUCH) if buttons else 0
 
     def _draw_plain(self, box) -> None:
         """The prompt area at its plainest: one button per thing the game awaits, each
@@ -261,7 +284,7 @@ class PlayScreen(Screen):
             home.bind(on_release=lambda *_: self.app.go_home())
             box.add_widget(home)
 
-    def _draw_awaited(self, box) -> None:
+    def _draw_awaited(self, box, footer) -> None:
         runner = self.runner
         prompts = runner.awaiting()
         secret = [p for p in prompts if p.secret]
@@ -269,46 +292,63 @@ class PlayScreen(Screen):
         optional = [p for p in prompts if not p.secret and p.optional]
         if secret:
             self._draw_locks(box, secret)
+        several = len({p.player for p in prompts if not p.secret}) > 1  # then every button says whose it is
         if len(public) == 1:
-            self._draw_prompt(box, public[0])
+            self._draw_prompt(box, public[0], footer)
         elif public:
-            self._draw_menu(box, public)
+            self._draw_menu(box, public, several)
         if optional:
-            box.add_widget(self._label("optional:title", "Also possible now:", size=14, color=theme.DIM))
-            buttons = []
-            for p in optional:
-                b = self._button(f"optional:{p.action}:{p.player}", esc(p.text), kind="quiet", size=14)
-                if not getattr(b, "fits_row", False):
-                    b.fits_row = True
-                    b.bind(texture_size=lambda btn, ts: _fit_row(btn.parent))
-                b.handler = lambda p=p: self._open_optional(p)
-                buttons.append(b)
-            theme.set_children(self._optional_row, buttons)
-            _fit_row(self._optional_row)
-            box.add_widget(self._optional_row)
+            self._draw_optional(box, optional, several)
 
-    def _draw_menu(self, box, public) -> None:
+    def _draw_optional(self, box, optional, several: bool) -> None:
+        """Things that may be done now, under the main question, in a smaller voice."""
+        box.add_widget(self._label("optional:title", "Also possible now:", size=16, color=theme.DIM))
+        self._draw_offers(box, "optional", optional, several, kind="quiet",
+                          tag=lambda i, p: f"optional:{p.action}:{p.player}", act=self._open_optional)
+
+    def _draw_menu(self, box, public, several: bool) -> None:
         """Several things may be done now: one button each. A button without values acts at once."""
         players = {p.player for p in public}
         if len(players) == 1:
             who = next(iter(players)) or "The table"
-            box.add_widget(self._label("menu", f"[b]{esc(who)}[/b], choose what to do:", size=19))
+            box.add_widget(self._label("menu", f"{_name(who)}, choose what to do:", size=24))
         else:
-            box.add_widget(self._label("menu", "Choose what happens next:", size=19))
-        grid = self._menu_grid
-        buttons = []
-        for i, p in enumerate(public):
-            who = p.player or "Table"
-            text = p.text if len(players) == 1 or p.text.startswith(who) else f"{who}: {p.text}"
-            b = self._button(f"act:{i}", esc(readable(text)), size=15, height=px(64))
-            if not getattr(b, "grows", False):
-                b.grows = True
-                b.bind(texture_size=lambda btn, ts: _same_height(btn.parent))
-            b.handler = lambda p=p: self._choose(p)
-            buttons.append(b)
-        theme.set_children(grid, buttons)
-        box.add_widget(grid)
-        _same_height(grid)
+            box.add_widget(self._label("menu", "Choose what happens next:", size=24))
+        self._draw_offers(box, "menu", public, several, kind="normal",
+                          tag=lambda i, p: f"act:{i}", act=self._choose)
+
+    def _draw_offers(self, box, place: str, prompts, several: bool, kind: str, tag, act) -> None:
+        """One button per prompt, named for whoever may press it when several players could.
+
+        The same offer open to several players is its words once, then one short button
+        per player ("Spend 1 VP to force a Dilemma on the Narrator:" [Daniel] [Eoin] ...):
+        one long button each was cut to "Spend 1 VP to force a Dilemma on the Nar..." with no
+        name, and four copies of a sentence take four times the room. The grids are kept by
+        place and reused, so a new state re-renders only the buttons whose text changed."""
+        grids = self.__dict__.setdefault("_offer_grids", {})
+        index = {id(p): i for i, p in enumerate(prompts)}
+        for g, (heading, offers) in enumerate(group_offers(prompts, several)):
+            if heading:
+                box.add_widget(self._label(f"{place}:{g}:text", esc(readable(heading)), size=20))
+            grid = grids.get((place, g))
+            if grid is None:
+                grid = grids[(place, g)] = GridLayout(spacing=px(6), size_hint_y=None)
+                grid.bind(minimum_height=grid.setter("height"))
+            else:
+                self._free(grid)
+            names = heading is not None and all(len(text) <= 12 for _, text in offers)
+            grid.cols = (4 if theme.wide() else 3) if names and len(offers) > 2 else 2
+            buttons = []
+            for p, text in offers:
+                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=18)
+                if not getattr(b, "grows", False):
+                    b.grows = True
+                    b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
+                b.handler = lambda p=p: act(p)
+                buttons.append(b)
+            theme.set_children(grid, buttons)
+            _same_height(grid, px(theme.TOUCH))
+            box.add_widget(grid)
 
     def _choose(self, prompt) -> None:
         if not prompt.fields:
@@ -316,10 +356,16 @@ class PlayScreen(Screen):
             return
         self._open_optional(prompt)
 
-    def _draw_prompt(self, box, prompt) -> None:
-        who = prompt.player or "The table"
-        box.add_widget(self._label("who", f"[b]{esc(who)}[/b]", size=16, color=theme.ACCENT))
-        box.add_widget(self._label("text", esc(readable(prompt.text)), size=21, bold=True))
+    def _draw_prompt(self, box, prompt, footer=None) -> None:
+        """One question: whose it is (big, their name in colour, readable across the table),
+        its inputs, and Confirm pinned under them (into ``footer``, else the box)."""
+        footer = box if footer is None else footer
+        text = readable(prompt.text)
+        if prompt.player:
+            heading = f"{_name(prompt.player)}: {esc(_without_name(text, prompt.player))}"
+        else:
+            heading = esc(text)
+        box.add_widget(self._label("text", heading, size=24, bold=True))
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
         for f in prompt.fields:
             widget = self._input_for(f)
@@ -331,7 +377,7 @@ class PlayScreen(Screen):
         if not single:
             ok = self._button("prompt:confirm", "Confirm" if prompt.fields else "Go on", kind="accent", size=20)
             ok.handler = lambda p=prompt: self.submit(p)
-            box.add_widget(ok)
+            footer.add_widget(ok)
         self.current_prompt = prompt
 
     # Widgets are reused from one prompt to the next: a game asks the same kinds of
@@ -388,7 +434,9 @@ class PlayScreen(Screen):
     def _free(self, widget) -> None:
         """Take a reused widget from where it was shown, unless that is the prompt area or
         one of its kept containers, where ``theme.set_children`` moves only what changed."""
-        if widget.parent is not None and widget.parent not in (self.prompt_box, self._optional_row, self._menu_grid):
+        kept = (self.prompt_box, self.footer, *self.__dict__.get("_offer_grids", {}).values(),
+                *self.__dict__.get("_lock_grids", {}).values())
+        if widget.parent is not None and widget.parent not in kept:
             widget.parent.remove_widget(widget)
 
     def _five_count(self):
@@ -410,61 +458,66 @@ class PlayScreen(Screen):
             return
         self.prompt_box.clear_widgets()
         self.inputs = {}
-        self._draw_prompt(self.prompt_box, prompt)
-        back = Big("Back", kind="quiet")
+        footer = theme.Gather()
+        back = Big("Back", kind="quiet", size=20, size_hint_x=0.5)
         back.tag = "prompt:back"
         back.bind(on_release=lambda *_: self.draw_prompts())
-        self.prompt_box.add_widget(back)
+        footer.add_widget(back)
+        self._draw_prompt(self.prompt_box, prompt, footer)
+        self._pin(footer)
+        self.prompt_scroll.scroll_y = 1
         self._signature = None
 
     def _draw_locks(self, box, secret) -> None:
-        # The lock board changes by one line per lock: its widgets are reused (labels by
-        # position, a player's row by name, at most a table's worth kept), so only changed
-        # texts re-render.
-        rows = self.__dict__.setdefault("_lock_rows", {})
-        if len(rows) > 16:
-            rows.clear()
-        for r, rnd in enumerate(self.runner.secret_rounds()):
+        """Each secret round: what is being chosen, who has locked in (one line), and one
+        named button per player still choosing, two to a row so a table of five fits above
+        the fold. Widgets are reused (labels by place and text, buttons by player), so a
+        lock re-renders only what changed."""
+        grids = self.__dict__.setdefault("_lock_grids", {})
+        rounds = self.runner.secret_rounds()
+        has_pads = self.app.controller is not None and self.app.controller.pads is not None
+        for r, rnd in enumerate(rounds):
             waiting = [p for p in secret if p.action == rnd.action]
             text = waiting[0].text if len(waiting) == 1 else rnd.action.replace("_", " ").capitalize()
-            box.add_widget(self._label(f"lock:{r}:title", f"Secret choice: [b]{esc(text)}[/b]", size=19))
-            has_pads = self.app.controller is not None and self.app.controller.pads is not None
-            pads = adapters.for_game(self.runner.engine.game).pad_help(waiting) if has_pads else None
-            how = ("Or tap your name, then hold Gray on your pad to answer on screen." if has_pads
-                   else "Tap your name: the host hands you the screen, where only you look.")
-            box.add_widget(self._label(f"lock:{r}:help", f"{esc(pads)} {how}" if pads else how,
-                                       size=14, color=theme.DIM))
-            for i, name in enumerate(rnd.locked):
-                box.add_widget(self._label(f"lock:{r}:locked:{i}", f"  [b]{esc(name)}[/b]: locked in", size=18,
+            box.add_widget(self._label(f"lock:{r}:title", f"Secret choice: [b]{esc(readable(text))}[/b]", size=20))
+            if rnd.locked:
+                names = ",  ".join(f"[b]{esc(name)}[/b]: locked in" for name in rnd.locked)
+                box.add_widget(self._label(f"lock:{r}:locked", names, size=20,
                                            color=(0.55, 0.85, 0.6, 1)))
+            grid = grids.get(r)
+            if grid is None:
+                grid = grids[r] = GridLayout(cols=2, spacing=px(6), size_hint_y=None)
+                grid.bind(minimum_height=grid.setter("height"))
+            else:
+                self._free(grid)
+            buttons = []
             for p in waiting:
-                row = rows.get((r, p.player))
-                if row is None:
-                    row = rows[(r, p.player)] = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
-                    row.add_widget(Text("", size=18, fit=False))
-                    b = Big("", kind="normal", size=15)
-                    b.bind(on_release=lambda btn: btn.handler())
-                    row.add_widget(b)
-                else:
-                    self._free(row)
-                b, label = row.children  # children are listed last added first
-                label.text = f"  [b]{esc(p.player)}[/b]: still choosing"
-                b.text = esc(f"{p.player}: answer on screen")
-                b.tag = f"secret:{p.player}"
+                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=18)
+                if not getattr(b, "grows", False):
+                    b.grows = True
+                    b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
                 b.handler = lambda p=p: self.ask_private(p.player, p)
-                box.add_widget(row)
+                buttons.append(b)
+            theme.set_children(grid, buttons)
+            _same_height(grid, px(theme.TOUCH))
+            box.add_widget(grid)
+        # How to answer, said once under the buttons (two rounds open said it twice, above them).
+        adapter = adapters.for_game(self.runner.engine.game)
+        helps = [adapter.pad_help([p for p in secret if p.action == rnd.action]) for rnd in rounds] if has_pads else []
+        pads = " ".join(dict.fromkeys(h for h in helps if h)) or None
+        how = ("Or tap your name, then hold Gray on your pad to answer on screen." if has_pads
+               else "Tap your name: the host hands you the screen, where only you look.")
+        box.add_widget(self._label("lock:help", f"{esc(pads)} {how}" if pads else how, size=16, color=theme.DIM))
 
-    def _draw_outcome(self, box) -> None:
+    def _draw_outcome(self, box, footer) -> None:
         box.add_widget(Text("Game over", size=28, bold=True, color=theme.ACCENT, halign="center"))
         box.add_widget(Text(esc(readable(self.runner.outcome)), size=21, halign="center"))
-        row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
         for text, tag, handler in [("Save the log", "export", self.app.export_current),
                                    ("Home", "home", self.app.go_home)]:
-            b = Big(text, kind="accent" if tag == "home" else "normal")
+            b = Big(text, kind="accent" if tag == "home" else "normal", size=20)
             b.tag = f"over:{tag}"
             b.bind(on_release=lambda *_, h=handler: h())
-            row.add_widget(b)
-        box.add_widget(row)
+            footer.add_widget(b)
 
     def apply_hint(self, hint: dict[str, Any]) -> None:
         """The tray saw part of what happened: open that prompt with what is known filled in."""
@@ -633,21 +686,83 @@ def reveal_overlay(events: list) -> Reveal | None:
     return Reveal("Revealed together", [], faces=faces, caption=caption)
 
 
+BAR_HEIGHT = 50
+"""The top bar's height at 800x480: its buttons are still wider and taller than a fingertip,
+and the 6 px it gives up go to the question below."""
+
+
+def _fit_bar(bar) -> None:
+    """Every button on the top bar as wide as its name and as tall as the bar, never wrapped."""
+    for b in bar.children:
+        if isinstance(b, Big):
+            b.size_hint_y = 1
+            theme.fit_width(b, pad=10)
+
+
+def _name(player: str) -> str:
+    """A player's name as a heading shows it: bold, in the accent colour, so whose turn it is
+    reads from across the table."""
+    r, g, b, _ = theme.ACCENT
+    return f"[b][color={int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}]{esc(player)}[/color][/b]"
+
+
+def _without_name(text: str, player: str | None) -> str:
+    """``text`` without a leading "Name: " or "Name, " (the heading or button says whose it is)."""
+    if player:
+        for sep in (": ", ", "):
+            if text.startswith(player + sep):
+                rest = text[len(player) + len(sep):]
+                return rest[:1].upper() + rest[1:]
+    return text
+
+
+def group_offers(prompts, several: bool) -> list[tuple[str | None, list[tuple[Any, str]]]]:
+    """Prompts as groups of (heading, [(prompt, button text)]).
+
+    Prompts of one action for several players become one group: the words they share
+    as its heading, each button its player's name plus whatever is theirs alone
+    ("Ann (a green token if your character is not in it)"). Any other prompt is a
+    group of its own with no heading, its button named for its player when
+    ``several`` players have something to do.
+    """
+    by_action: dict[str, list] = {}
+    for p in prompts:
+        by_action.setdefault(p.action, []).append(p)
+    groups: list[tuple[str | None, list[tuple[Any, str]]]] = []
+    singles: list[tuple[Any, str]] = []
+    for action, same in by_action.items():
+        rests = [_without_name(p.text, p.player) for p in same]
+        shared = _shared_words(rests) if len(same) > 1 and all(p.player for p in same) else ""
+        if shared:
+            offers = [(p, f"{p.player} {rest[len(shared):].strip()}".strip()) for p, rest in zip(same, rests)]
+            groups.append((shared.rstrip(" ,:;") + ":", offers))
+            continue
+        for p in same:
+            named = several and p.player and not p.text.startswith(p.player)
+            singles.append((p, f"{p.player}: {p.text}" if named else p.text))
+    return ([(None, singles)] if singles else []) + groups
+
+
+def _shared_words(texts: list[str]) -> str:
+    """The longest run of whole words every text starts with ("" if under three words)."""
+    words = [t.split(" ") for t in texts]
+    shared = []
+    for column in zip(*words):
+        if any(w != column[0] for w in column):
+            break
+        shared.append(column[0])
+    return " ".join(shared) if len(shared) >= 3 else ""
+
+
 def _tallest(buttons, least: float) -> float:
     """The height the button with the most text needs, and never under ``least``."""
     return max([least] + [b.texture_size[1] + px(14) for b in buttons])
 
 
-def _fit_row(row) -> None:
-    """A row of buttons as tall as its tallest text needs, at least a finger high."""
-    if row is not None:
-        row.height = _tallest(row.children, px(theme.TOUCH))
-
-
-def _same_height(grid) -> None:
+def _same_height(grid, least: float | None = None) -> None:
     """Every choice in a menu as tall as the one with the most text, so rows line up."""
     if grid is None:
         return
-    tallest = _tallest(grid.children, px(64))
+    tallest = _tallest(grid.children, px(64) if least is None else least)
     for b in grid.children:
         b.height = tallest

@@ -51,8 +51,22 @@ MARKS = {
 
 
 def scale() -> float:
+    """How much bigger than the 800x480 design everything is drawn: 1.5 at 1280x720.
+
+    The 1280x720 screen people buy for the kiosk is mostly the 7" Touch Display 2
+    turned on its side: the same glass as the original 800x480 display with 1.6
+    times the pixels, so text drawn 1.5 times bigger is the same size to a player
+    a metre away. What the bigger screen adds is its wider shape (see ``wide``).
+    """
     w, h = Window.size
     return max(1.0, min(w / 800.0, h / 480.0))
+
+
+def wide() -> bool:
+    """A 16:9 screen (1280x720): wider than the 5:3 design, so the play screen gives the
+    extra width to the status panel and the log strip shows three lines, not two."""
+    w, h = Window.size
+    return w / max(1, h) > 1.7
 
 
 def px(n: float) -> float:
@@ -321,6 +335,27 @@ def set_children(box, widgets: list) -> None:
         if widget.parent is not None:
             widget.parent.remove_widget(widget)
         box.add_widget(widget, index=end)  # Kivy counts from the last child: just above the unchanged end
+
+
+def fit_width(button, pad: float = 12) -> None:
+    """Make ``button`` exactly as wide as its text on one line plus ``pad`` px either side.
+
+    For the top bar: a button given a share of the row ("Secrets" in 9 % of 800 px)
+    wrapped its own name into "Secret / s". Measured once per text and font size.
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    def measure(*_) -> None:
+        plain = button.text.replace("[b]", "").replace("[/b]", "")
+        width = CoreLabel(font_size=button.font_size, bold=button.bold).get_extents(plain)[0]
+        button.size_hint_x = None
+        button.width = width + 2 * px(pad)
+
+    if not getattr(button, "_fits_width", False):
+        button._fits_width = True
+        button.fbind("text", measure)
+        button.fbind("font_size", measure)
+    measure()
 
 
 class Gather(list):

@@ -433,7 +433,7 @@ def test_a_wrapping_recent_line_does_not_move_the_play_area(app):
     drive.press("setup:start")
     drive.pump(2)
     play, runner, rng = app.play, app.runner, _random.Random(11)
-    body_height = play.prompt_scroll.height
+    body_height = play.prompt_scroll.height + play.footer.height  # the question and its pinned Confirm row
     wrapped = both = 0
     rows: dict[str, float] = {}  # each newest line's height, as it was shown
     for _ in range(300):
@@ -450,7 +450,7 @@ def test_a_wrapping_recent_line_does_not_move_the_play_area(app):
         rows[lines[-1]] = shown[-1].height
         if shown[-1].height > play.recent.two_rows:
             continue  # a newest line longer than two rows may grow the strip
-        assert play.prompt_scroll.height == body_height
+        assert play.prompt_scroll.height + play.footer.height == body_height
         assert play.recent.height == play.recent.two_rows
         if shown[-1].height == play.recent.two_rows:
             wrapped += 1
