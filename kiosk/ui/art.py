@@ -117,13 +117,15 @@ def _texture(text: str, size: float, bold: bool = False, font_name: str | None =
 
 
 def draw_text(text: str, cx: float, cy: float, size: float, colour, bold: bool = False,
-              font_name: str | None = None) -> None:
-    """Text centred on (cx, cy), into the canvas being built."""
+              font_name: str | None = None, room: float | None = None) -> None:
+    """Text centred on (cx, cy), into the canvas being built; shrunk to ``room`` wide if it is wider."""
     if not text or size < 4:
         return
     tex = _texture(text, size, bold, font_name)
+    k = min(1.0, room / tex.width) if room and tex.width else 1.0
+    w, h = tex.width * k, tex.height * k
     Color(*colour)
-    Rectangle(texture=tex, size=tex.size, pos=(int(cx - tex.width / 2), int(cy - tex.height / 2)))
+    Rectangle(texture=tex, size=(w, h), pos=(int(cx - w / 2), int(cy - h / 2)))
 
 
 def fit_card(widget: Widget, aspect: float = 5 / 7) -> tuple[float, float, float, float]:
@@ -234,7 +236,7 @@ class PlayingCard(Drawn):
         ink = suit_colour(self.suit)
         corner = w * 0.2
         for cx, cy in ((x + w * 0.17, y + h * 0.87), (x + w * 0.83, y + h * 0.13)):
-            draw_text(self.rank, cx, cy + corner * 0.35, corner, ink, bold=True)
+            draw_text(self.rank, cx, cy + corner * 0.35, corner, ink, bold=True, room=w * 0.3)
             draw_text(self.suit, cx, cy - corner * 0.6, corner * 0.9, ink, font_name=SYMBOLS)
         draw_text(self.suit, x + w / 2, y + h / 2, w * 0.55, ink, font_name=SYMBOLS)
 
@@ -282,7 +284,7 @@ class ChallengeCard(Drawn):
         label = px_font(self, 0.16, 14, 22)
         if self.owner:
             room -= label * 1.4
-            draw_text(self.owner, self.center_x, self.top - label * 0.7, label, theme.INK, bold=True)
+            draw_text(self.owner, self.center_x, self.top - label * 0.7, label, theme.INK, bold=True, room=self.width)
         x, y, w, h = _fit_in(self.x, self.y, self.width, room, 5 / 7)
         if not self.face_up:
             draw_back(x, y, w, h)
@@ -297,7 +299,7 @@ class ChallengeCard(Drawn):
         Color(*theme.ACCENT)
         Line(rounded_rectangle=(x, y, w, h, r), width=1.3)
         draw_shape(shape, x + w / 2, y + h * 0.6, w * 0.5, ink)
-        draw_text(word, x + w / 2, y + h * 0.2, max(10, w * 0.2), ink, bold=True)
+        draw_text(word, x + w / 2, y + h * 0.2, max(10, w * 0.2), ink, bold=True, room=w * 0.9)
         if self.dim:
             Color(0, 0, 0, 0.55)
             RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
@@ -477,9 +479,9 @@ class D10(Drawn):
         Line(points=[cx - half, mid, cx, mid - s * 0.12, cx + half, mid], width=1)
         if self.face is not None:
             draw_text(str(self.face), cx, mid + s * 0.08, s * 0.36, ink, bold=True)
-        draw_text(word, cx, bottom - label * 0.6, label, theme.INK, bold=True)
+        draw_text(word, cx, bottom - label * 0.6, label, theme.INK, bold=True, room=self.width)
         if self.result:
-            draw_text(self.result, cx, bottom - label * 1.75, label, theme.DIM)
+            draw_text(self.result, cx, bottom - label * 1.75, label, theme.DIM, room=self.width)
 
 
 def _verts(points: list[float]) -> list[float]:
@@ -505,10 +507,13 @@ class Chips(Drawn):
             self._redraw()
 
     def draw(self) -> None:
-        drawn = min(self.count, self.most)
         size = px_font(self, 0.55, 20, 40)
-        d = min(self.height * 0.42, theme.px(26))
+        number = _texture(str(self.count), size, True)
+        room = self.width - number.width - theme.px(8)  # the number sits at the right, inside the box
+        d = max(2.0, min(self.height * 0.42, theme.px(26), room))
         colours = [(0.80, 0.24, 0.40, 1), (0.22, 0.60, 0.78, 1), (0.86, 0.68, 0.28, 1), (0.40, 0.70, 0.35, 1)]
+        fits = max(1, int((room + d * 0.1) // (d * 1.1)))
+        drawn = min(self.count, self.most, fits * 10)
         stacks = (drawn + 9) // 10
         for k in range(stacks):
             in_stack = min(10, drawn - k * 10)
@@ -519,8 +524,7 @@ class Chips(Drawn):
                 Ellipse(pos=(x, y), size=(d, d * 0.55))
                 Color(1, 1, 1, 0.7)
                 Line(ellipse=(x, y, d, d * 0.55), width=1)
-        text_x = self.x + max(stacks, 1) * d * 1.1 + size
-        draw_text(str(self.count), text_x + size * 0.3 * len(str(self.count)), self.center_y, size, theme.INK, True)
+        draw_text(str(self.count), self.right - number.width / 2, self.center_y, size, theme.INK, True)
 
 
 class ColorBar(Drawn):
@@ -581,7 +585,7 @@ class DiceGroups(Drawn):
             Color(*theme.RAISED)
             Line(rounded_rectangle=(gx, self.y, half, self.height, theme.px(6)), width=1)
             draw_text(f"{name} {len(group)}", gx + half / 2, self.top - label * 0.7, label,
-                      theme.ACCENT if group else theme.DIM, True)
+                      theme.ACCENT if group else theme.DIM, True, room=half - theme.px(4))
             for i, face in enumerate(group):
                 r, c = divmod(i, per_row)
                 x = gx + (half - per_row * s / 0.92) / 2 + c * s / 0.92
