@@ -286,6 +286,12 @@ class ChallengeCard(Drawn):
             room -= label * 1.4
             draw_text(self.owner, self.center_x, self.top - label * 0.7, label, theme.INK, bold=True, room=self.width)
         x, y, w, h = _fit_in(self.x, self.y, self.width, room, 5 / 7)
+        if not self.face_up and self.dim:  # no card put down yet: an empty place for it
+            Color(*theme.DIM)
+            Line(rounded_rectangle=(x + 1, y + 1, w - 2, h - 2, max(2.0, w * 0.08)), width=1.2, dash_length=4,
+                 dash_offset=4)
+            draw_text("...", x + w / 2, y + h / 2, w * 0.3, theme.DIM, bold=True)
+            return
         if not self.face_up:
             draw_back(x, y, w, h)
             draw_text("?", x + w / 2, y + h / 2, w * 0.45, theme.ACCENT, bold=True)
@@ -515,16 +521,18 @@ class Chips(Drawn):
         fits = max(1, int((room + d * 0.1) // (d * 1.1)))
         drawn = min(self.count, self.most, fits * 10)
         stacks = (drawn + 9) // 10
+        used = stacks * d * 1.1 + theme.px(8) + number.width
+        left = self.x + max(0.0, (self.width - used) / 2)  # the pile and its number, centred together
         for k in range(stacks):
             in_stack = min(10, drawn - k * 10)
-            x = self.x + k * d * 1.1
+            x = left + k * d * 1.1
             for j in range(in_stack):
-                y = self.y + j * d * 0.16
+                y = self.center_y - d * 0.4 + j * d * 0.16
                 Color(*colours[(k + j) % len(colours)])
                 Ellipse(pos=(x, y), size=(d, d * 0.55))
                 Color(1, 1, 1, 0.7)
                 Line(ellipse=(x, y, d, d * 0.55), width=1)
-        draw_text(str(self.count), self.right - number.width / 2, self.center_y, size, theme.INK, True)
+        draw_text(str(self.count), left + used - number.width / 2, self.center_y, size, theme.INK, True)
 
 
 class ColorBar(Drawn):
@@ -540,21 +548,23 @@ class ColorBar(Drawn):
             self._redraw()
 
     def draw(self) -> None:
-        h = self.height * 0.62
+        h = min(self.height * 0.62, theme.px(24))
         y = self.center_y - h / 2
+        number = _texture(str(self.amount), h * 0.95, True)
+        length = max(1.0, self.width - number.width - theme.px(8))  # the number stands after the bar
         Color(*theme.RAISED)
-        RoundedRectangle(pos=(self.x, y), size=(self.width, h), radius=[h / 2])
+        RoundedRectangle(pos=(self.x, y), size=(length, h), radius=[h / 2])
         share = min(1.0, self.amount / self.most)
         if share > 0:
-            w = max(h, self.width * share)
+            w = max(min(h, length), length * share)
             bands = [(0.80, 0.24, 0.40, 1), (0.86, 0.56, 0.22, 1), (0.86, 0.78, 0.28, 1), (0.35, 0.68, 0.42, 1),
                      (0.25, 0.55, 0.82, 1)]
             step = w / len(bands)
             for i, colour in enumerate(bands):  # technicolor stripes
                 Color(*colour)
-                Rectangle(pos=(self.x + i * step + (h / 4 if i == 0 else 0), y),
-                          size=(step - (h / 4 if i in (0, len(bands) - 1) else 0), h))
-        draw_text(str(self.amount), self.x + self.width - theme.px(18), self.center_y, h * 0.85, theme.INK, True)
+                Rectangle(pos=(self.x + i * step, y), size=(step, h))
+        draw_text(str(self.amount), self.x + length + theme.px(6) + number.width / 2, self.center_y, h * 0.95,
+                  theme.INK, True, room=self.width - length - theme.px(6))
 
 
 class DiceGroups(Drawn):

@@ -394,7 +394,8 @@ class PromiseHollowsPanel(GenericPanel):
         self.cards_title = Text("", size=20)
         self.cards = BoxLayout(size_hint_y=None, height=0, spacing=px(8))
         self.lines = GenericPanel()
-        for w in (self.pot, self.top_lines, self.people, self.cards_title, self.cards, self.lines):
+        self.players_title = Text("[b][color=dbad47]Players[/color][/b]", size=20)
+        for w in (self.pot, self.top_lines, self.cards_title, self.cards, self.players_title, self.people, self.lines):
             self.add_widget(w)
         self._rows: dict[str, tuple] = {}
 
@@ -402,7 +403,7 @@ class PromiseHollowsPanel(GenericPanel):
         pot = view.get("pot", 0)
         self.chips.show(pot)
         self.pot_words.text = f"[b]Pot: {pot} Color[/b]\n[color=9e9a8f]box {view.get('box', '-')}[/color]"
-        top: list[tuple[str, str | None]] = [(self.title, None), ("Now", phase_words(view.get("phase")))]
+        top: list[tuple[str, str | None]] = [("Now", phase_words(view.get("phase")))]  # the top bar names the game
         if view.get("case"):
             top.append(("The case", str(view["case"])))
         scene = view.get("scene") or {}
@@ -411,7 +412,6 @@ class PromiseHollowsPanel(GenericPanel):
                                  f"stake {scene.get('stake', 0)}"))
         if scene.get("turn"):
             top.append(("Betting", f"{scene['turn']} to act; passed: {', '.join(scene.get('passed') or []) or 'nobody'}"))
-        top.append(("Players", None))
         self.top_lines.show_lines(top)
         self._show_people(view.get("players") or [])
         self._show_cards(scene.get("challenge"), view.get("face_off"))
@@ -569,11 +569,10 @@ TOKEN_ORDER = ("red", "yellow", "green")
 
 class Tokens(art.Drawn):
     """One player's procedural tokens: each colour's shape (red square, yellow triangle,
-    green circle, as on the pads) with its count in it. ``legend`` draws the colour names instead."""
+    green circle, as on the pads) with its count beside it; the panel's title line names them."""
 
-    def __init__(self, legend: bool = False, **kw) -> None:
+    def __init__(self, **kw) -> None:
         self.counts: dict[str, Any] = {}
-        self.legend = legend
         super().__init__(**kw)
 
     def show(self, counts: dict[str, Any]) -> None:
@@ -589,11 +588,8 @@ class Tokens(art.Drawn):
             fill, ink, shape, word = theme.MARKS[key]
             cx = self.x + step * i + s / 2 + px(2)
             art.draw_shape(shape, cx, self.center_y, s, fill, theme.INK)
-            if self.legend:
-                art.draw_text(word, cx + s / 2 + px(6) + len(word) * px(4.5), self.center_y, px(17), theme.DIM)
-            else:
-                art.draw_text(show(self.counts.get(key)), cx + s * 0.9 + px(8), self.center_y, px(22), theme.INK,
-                              bold=True)
+            art.draw_text(show(self.counts.get(key)), cx + s * 0.9 + px(8), self.center_y, px(22), theme.INK,
+                          bold=True)
 
 
 class ClincherPanel(GenericPanel):
@@ -604,12 +600,14 @@ class ClincherPanel(GenericPanel):
         self.card = art.PlayingCard(size_hint_x=None, width=px(96))
         self.card_words = Text("", size=20, fit=False)
         self.head = _row(136, self.card, self.card_words, spacing=10)
-        self.tokens_title = Text("[b][color=dbad47]Tokens[/color][/b]", size=20)
-        self.legend = Tokens(legend=True, size_hint_y=None, height=px(26))
+        self.tokens_title = Text("[b][color=dbad47]Tokens:[/color][/b] " + "  ".join(
+            f"[font={art.SYMBOLS}][color={colour}]{glyph}[/color][/font] {word}"
+            for glyph, colour, word in (("■", "c8302c", "Red"), ("▲", "ebc733", "Yellow"), ("●", "3a9a4e", "Green"))),
+            size=20)
         self.tokens = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(2))
         self.tokens.bind(minimum_height=self.tokens.setter("height"))
         self.lines = GenericPanel()
-        for w in (self.head, self.tokens_title, self.legend, self.tokens, self.lines):
+        for w in (self.head, self.tokens_title, self.tokens, self.lines):
             self.add_widget(w)
         self._token_rows: dict[str, tuple] = {}
 
