@@ -451,6 +451,25 @@ ZONES = {"inside": ((0.86, 0.68, 0.28, 1), (0.08, 0.08, 0.08, 1), "Inside"),
 """How each zone of the Conflict Target colours a landed d10 (and its word under it)."""
 
 
+def draw_d10(cx: float, top: float, s: float, room: float, label: float, face, zone: str, result: str) -> None:
+    """One landed d10 as a kite of side ``s`` under ``top``, its zone and result in words below it."""
+    fill, ink, word = ZONES.get(str(zone), ((0.4, 0.4, 0.4, 1), (1, 1, 1, 1), str(zone).capitalize()))
+    bottom = top - s
+    mid = bottom + s * 0.42
+    half = s * 0.42
+    pts = [cx, top, cx + half, mid, cx, bottom, cx - half, mid]
+    Color(*fill)
+    Mesh(vertices=_verts(pts), indices=[0, 1, 2, 3], mode="triangle_fan")
+    Color(0.1, 0.1, 0.1, 1)
+    Line(points=pts, close=True, width=1)  # one-pixel lines: a wider one is many triangles to fill
+    Line(points=[cx - half, mid, cx, mid - s * 0.12, cx + half, mid], width=1)
+    if face is not None:
+        draw_text(str(face), cx, mid + s * 0.08, s * 0.36, ink, bold=True)
+    draw_text(word, cx, bottom - label * 0.6, label, theme.INK, bold=True, room=room)
+    if result:
+        draw_text(result, cx, bottom - label * 1.75, label, theme.DIM, room=room)
+
+
 class D10(Drawn):
     """A landed d10: a kite with its number, coloured by its zone, the zone and the
     result in words under it (colour is never alone)."""
@@ -465,29 +484,43 @@ class D10(Drawn):
             self._redraw()
 
     def draw(self) -> None:
-        fill, ink, word = ZONES.get(str(self.zone), ((0.4, 0.4, 0.4, 1), (1, 1, 1, 1), str(self.zone).capitalize()))
         label = px_font(self, 0.2, 14, 20)
-        words = 2 if self.result else 1
-        room = self.height - label * 1.15 * words
-        s = min(room, self.width * 0.9)
-        cx, top = self.center_x, self.top
-        bottom = top - s
-        mid = bottom + s * 0.42
-        half = s * 0.42
-        pts = [cx, top, cx + half, mid, cx, bottom, cx - half, mid]
-        Color(0.02, 0.02, 0.02, 0.45)
-        Mesh(vertices=_verts([p + (1.5 if i % 2 == 0 else -1.5) for i, p in enumerate(pts)]), indices=[0, 1, 2, 3],
-             mode="triangle_fan")
-        Color(*fill)
-        Mesh(vertices=_verts(pts), indices=[0, 1, 2, 3], mode="triangle_fan")
-        Color(0.1, 0.1, 0.1, 1)
-        Line(points=pts, close=True, width=1.2)
-        Line(points=[cx - half, mid, cx, mid - s * 0.12, cx + half, mid], width=1)
-        if self.face is not None:
-            draw_text(str(self.face), cx, mid + s * 0.08, s * 0.36, ink, bold=True)
-        draw_text(word, cx, bottom - label * 0.6, label, theme.INK, bold=True, room=self.width)
-        if self.result:
-            draw_text(self.result, cx, bottom - label * 1.75, label, theme.DIM, room=self.width)
+        s = min(self.height - label * 1.15 * (2 if self.result else 1), self.width * 0.9)
+        draw_d10(self.center_x, self.top, s, self.width, label, self.face, self.zone, self.result)
+
+
+class LandedDice(Drawn):
+    """A conflict's landed d10s side by side, all in one drawing: a landing redraws this
+    one widget and lays nothing out again (a die landing must show as fast as before)."""
+
+    def __init__(self, **kw) -> None:
+        self.dice: list[tuple] = []
+        self.caption = ""
+        super().__init__(**kw)
+
+    def show(self, dice: list[dict], caption: str = "") -> None:
+        """``caption`` (how many are down and to come) is drawn above the dice, from cached text."""
+        new = [(d.get("face"), str(d.get("zone")), str(d.get("result") or "")) for d in dice]
+        if (new, caption) != (self.dice, self.caption):
+            self.dice, self.caption = new, caption
+            self._redraw()
+
+    def draw(self) -> None:
+        head = theme.px(20) if self.caption else 0
+        if self.caption:
+            tex = _texture(self.caption, theme.px(20), True)
+            k = min(1.0, self.width / max(1, tex.width))
+            Color(*theme.INK)
+            Rectangle(texture=tex, size=(tex.width * k, tex.height * k),
+                      pos=(int(self.x), int(self.top - head / 2 - tex.height * k / 2)))
+        if not self.dice:
+            return
+        slot = min(theme.px(64), self.width / len(self.dice))
+        label = max(theme.px(12), min(theme.px(16), slot * 0.26))
+        s = min(self.height - head - theme.px(4) - label * 2.4, slot * 0.9)
+        for i, (face, zone, result) in enumerate(self.dice):
+            draw_d10(self.x + slot * (i + 0.5), self.top - head - theme.px(4), s, slot - theme.px(2), label, face,
+                     zone, result)
 
 
 def _verts(points: list[float]) -> list[float]:

@@ -310,7 +310,7 @@ class HellForLeatherPanel(GenericPanel):
         self.heat = HeatStack()
         self.fall_note = Text("", size=20, bold=True, color=theme.WARN)
         self.top_lines = GenericPanel()
-        self.landed = BoxLayout(size_hint_y=None, height=0, spacing=px(4))
+        self.landed = art.LandedDice(size_hint_y=None, height=0)
         self.lines = GenericPanel()
         for w in (self.heat, self.fall_note, self.top_lines, self.landed, self.lines):
             self.add_widget(w)
@@ -327,12 +327,9 @@ class HellForLeatherPanel(GenericPanel):
         top.append(("Now", phase_words(view.get("phase")) + (f", {narr} narrates" if narr else "")))
         conflict = view.get("conflict")
         if conflict:
-            landed = conflict.get("dice") or []
-            to_come = conflict.get("dice_to_come", 0)
-            top.append(("Conflict", f"{conflict.get('drive')}, {plural(conflict.get('risks', 0), 'Risk')}, "
-                                    f"{dice_count(len(landed))} down" + (f", {to_come} to come" if to_come else "")))
+            top.append(("Conflict", f"{conflict.get('drive')}, {plural(conflict.get('risks', 0), 'Risk')}"))
         self.top_lines.show_lines(top)
-        self._show_landed((conflict or {}).get("dice") or [])
+        self._show_landed(conflict)
         lines: list[tuple[str, str | None]] = []
         for t in teams:
             lines.append((t["name"], None))
@@ -354,15 +351,15 @@ class HellForLeatherPanel(GenericPanel):
             lines.append(("Cue", str(view["cue"])))
         self.lines.show_lines(lines)
 
-    def _show_landed(self, dice: list[dict]) -> None:
-        """This conflict's landed d10s, as dice coloured and named by zone."""
-        widgets = list(reversed(self.landed.children))
-        while len(widgets) < len(dice):
-            widgets.append(art.D10(size_hint_x=None, width=px(62)))
-        for w, d in zip(widgets, dice):
-            w.show(d.get("face"), str(d.get("zone")), str(d.get("result") or ""))
-        theme.set_children(self.landed, widgets[:len(dice)])
-        self.landed.height = px(104) if dice else 0
+    def _show_landed(self, conflict: dict | None) -> None:
+        """This conflict's landed d10s, as dice coloured and named by zone, under how many are
+        down. The row keeps its height for the whole conflict and draws its own words, so a
+        landing lays nothing out and renders no label (a landing shows as fast as before)."""
+        dice = (conflict or {}).get("dice") or []
+        to_come = (conflict or {}).get("dice_to_come", 0)
+        caption = f"{dice_count(len(dice))} down" + (f", {to_come} to come" if to_come else "") if conflict else ""
+        self.landed.show(dice, caption)
+        self.landed.height = px(124) if conflict else 0
 
     def _watch_fall(self, runner) -> None:
         """When the last action was a fall of the Heat, the tower tumbles and the fallen count shows."""

@@ -54,6 +54,12 @@ def _shapes(widget):
             yield (*ins.pos, *ins.size)
 
 
+def _shapes_and_meshes(widget):
+    from kivy.graphics import Mesh
+
+    return [i for i in widget.canvas.children if isinstance(i, Mesh)]
+
+
 def _objects():
     card = art.PlayingCard()
     card.show_card("Q♦")
@@ -181,9 +187,10 @@ def test_landed_d10s_are_drawn_with_their_zone(app):
             {"thrower": "Ann", "zone": "outside", "face": 2, "die": "risk", "result": "Curse"}]
     view = {"phase": "conflict", "teams": [], "conflict": {"drive": "Drive 1", "risks": 1, "dice": dice}}
     panel.update(view)
-    drawn = [w for w in reversed(panel.landed.children) if isinstance(w, art.D10)]  # left to right
-    assert [(d.face, d.zone, d.result) for d in drawn] == [(7, "inside", "Merit"), (2, "outside", "Curse")]
-    assert "2 dice down" in _texts(panel)
+    assert isinstance(panel.landed, art.LandedDice) and panel.landed.height > 0
+    assert panel.landed.dice == [(7, "inside", "Merit"), (2, "outside", "Curse")]  # left to right
+    assert len(list(_shapes_and_meshes(panel.landed))) >= 2
+    assert panel.landed.caption == "2 dice down"
 
 
 def test_the_even_odd_panel_shows_the_last_roll_as_dice_grouped(app):
