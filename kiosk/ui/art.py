@@ -634,3 +634,40 @@ class DiceGroups(Drawn):
                 x = gx + (half - per_row * s / 0.92) / 2 + c * s / 0.92
                 y = self.top - label * 1.35 - (r + 1) * s / 0.92
                 draw_d6(x, y, s, face)
+
+
+class Papers(Drawn):
+    """The Even/Odd case's two suspect papers side by side: each a sheet naming its side and
+    suspect, with the points on it written large."""
+
+    def __init__(self, **kw) -> None:
+        self.sides: list[tuple[str, str, int]] = []
+        super().__init__(**kw)
+
+    def show(self, sides: list[tuple[str, str, int]]) -> None:
+        """``sides``: (side's word, suspect's name or "", points on its paper) for each paper."""
+        if list(sides) != self.sides:
+            self.sides = list(sides)
+            self._redraw()
+
+    def draw(self) -> None:
+        if not self.sides:
+            return
+        gap = theme.px(8)
+        w = (self.width - gap * (len(self.sides) - 1)) / len(self.sides)
+        small = max(theme.px(15), min(theme.px(20), self.height * 0.17))
+        for i, (side, name, points) in enumerate(self.sides):
+            x = self.x + i * (w + gap)
+            Color(0.02, 0.02, 0.02, 0.45)
+            Rectangle(pos=(x + 2, self.y), size=(w - 2, self.height - 2))
+            Color(0.93, 0.90, 0.80, 1)
+            Rectangle(pos=(x, self.y + 2), size=(w - 2, self.height - 2))
+            Color(0.55, 0.50, 0.42, 1)
+            for k in range(1, 4):  # ruled lines: a sheet of case notes
+                yy = self.y + self.height * k / 5
+                Line(points=[x + w * 0.08, yy, x + w * 0.88, yy], width=1)
+            ink = (0.12, 0.10, 0.08, 1)
+            draw_text(f"{side} Suspect", x + w / 2, self.top - small * 0.9, small, ink, True, room=w - theme.px(8))
+            if name:
+                draw_text(name, x + w / 2, self.top - small * 2.1, small * 0.9, ink, room=w - theme.px(8))
+            draw_text(str(points), x + w / 2, self.y + self.height * 0.3, self.height * 0.32, CARD_RED, True)

@@ -301,7 +301,8 @@ class FlipCard(Filled):
         else:
             self.picture.size_hint_y, self.picture.opacity = 0.001, 0  # a written face fills the card
             self.label.size_hint_y = 1
-        self.label.text = self.face
+        # a drawn card already says its colour: only what else the face says goes under it ("(Third Man)")
+        self.label.text = self.face[len(colour):].strip() if colour else self.face
         self.label.font_size = theme.font(26 if not colour and len(self.face) <= 18 else 20)
         self.bg = theme.PANEL
         self.squeeze = 1.0

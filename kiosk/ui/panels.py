@@ -501,10 +501,11 @@ class EvenOddPanel(GenericPanel):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.top_lines = GenericPanel()
+        self.papers = art.Papers(size_hint_y=None, height=px(110))
         self.roll_title = Text("", size=20)
         self.roll = art.DiceGroups(size_hint_y=None, height=0)
         self.lines = GenericPanel()
-        for w in (self.top_lines, self.roll_title, self.roll, self.lines):
+        for w in (self.top_lines, self.papers, self.roll_title, self.roll, self.lines):
             self.add_widget(w)
 
     def update(self, view, runner=None, tray=None) -> None:
@@ -513,10 +514,9 @@ class EvenOddPanel(GenericPanel):
             lines.append(("Case", f"{view['case']} (victim: {view.get('victim')})"))
         lines.append(("Scene", f"{view.get('scene')}, led by {view.get('lead')}; {phase_words(view.get('phase'))}"))
         papers = view.get("papers") or {}
-        for side, suspect in (view.get("suspects") or {}).items():
-            lines.append((f"{side.capitalize()} Suspect", f"{suspect.get('name')}: paper {papers.get(side, 0)}"))
-        if not view.get("suspects"):
-            lines.append(("Papers", f"Even {papers.get('even', 0)}, Odd {papers.get('odd', 0)}"))
+        suspects = view.get("suspects") or {}
+        self.papers.show([(side.capitalize(), str((suspects.get(side) or {}).get("name") or ""), papers.get(side, 0))
+                          for side in ("even", "odd")])
         self.top_lines.show_lines(lines)
         history = view.get("history") or []
         epilogue = view.get("epilogue_roll") or {}
