@@ -663,9 +663,8 @@ class Papers(Drawn):
             Color(0.93, 0.90, 0.80, 1)
             Rectangle(pos=(x, self.y + 2), size=(w - 2, self.height - 2))
             Color(0.55, 0.50, 0.42, 1)
-            for k in range(1, 4):  # ruled lines: a sheet of case notes
-                yy = self.y + self.height * k / 5
-                Line(points=[x + w * 0.08, yy, x + w * 0.88, yy], width=1)
+            yy = self.top - small * 2.8  # one rule under the heading, clear of every word
+            Line(points=[x + w * 0.08, yy, x + w * 0.88, yy], width=1)
             ink = (0.12, 0.10, 0.08, 1)
             draw_text(f"{side} Suspect", x + w / 2, self.top - small * 0.9, small, ink, True, room=w - theme.px(8))
             if name:
