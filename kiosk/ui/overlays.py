@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any, Callable
 
 from kivy.animation import Animation
@@ -19,10 +21,13 @@ from kivy.graphics import PopMatrix, PushMatrix, Scale
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
+from kivy.utils import escape_markup as esc
 
-from . import theme
+from . import art, theme
 from .fields import for_field, scrolled
 from .theme import Big, Filled, Text, px
+
+log = logging.getLogger(__name__)
 
 ANIMATION_SCALE = {"value": 1.0}
 """Multiplies every animation's duration; the tests set it to 0 to skip them."""
@@ -202,19 +207,42 @@ class HoldToOpen(Overlay):
         self.controller.release(self.pad, self.pad_event)
 
 
-class FlipCard(Filled):
-    """A card that turns over: squeezes to nothing showing its back, then opens showing its face.
+FLIP = {"delay": 0.08, "half": 0.2}
+"""A reveal's timing in seconds (times ``ANIMATION_SCALE``): a short pause, then each
+card closes and opens in ``half`` each. The whole turn is under 0.6 s (issue 21)."""
 
-    ``owner`` (a player's name) stays on the card throughout, so everyone sees
-    whose card is whose before and after it turns."""
+
+def flip_seconds() -> float:
+    """How long a reveal's cards take to turn over, start to end."""
+    return (FLIP["delay"] + 2 * FLIP["half"]) * ANIMATION_SCALE["value"]
+
+
+def card_colour(face: str) -> str | None:
+    """'Gray (Third Man)' -> 'Gray': the Promise Hollows card a face names, if it names one."""
+    first = face.split(" ")[0].strip().lower() if face else ""
+    return first.capitalize() if first in art.CHALLENGE else None
+
+
+class FlipCard(Filled):
+    """A card that turns over: it shows its back, squeezes to nothing, then opens showing its face.
+
+    ``owner`` (a player's name) stays above the card throughout, so everyone sees
+    whose card is whose before and after it turns. A face naming a Promise Hollows
+    card (Black, White, Gray) is drawn as that card, with its shape; any other face
+    is written on the card. ``flip`` schedules the turn; ``finish`` ends it at once."""
 
     def __init__(self, face: str, owner: str = "", **kw) -> None:
-        super().__init__(orientation="vertical", padding=px(10), spacing=px(4), bg=theme.RAISED, radius=px(8), **kw)
+        super().__init__(orientation="vertical", padding=px(8), spacing=px(4), bg=theme.RAISED, radius=px(8), **kw)
         self.face = face
+        self.turned = False
+        self._events: list = []
         if owner:
-            self.owner = Text(owner, size=18, bold=True, halign="center", color=theme.DIM)
+            self.owner = Text(owner, size=20, bold=True, halign="center", color=theme.INK)
             self.add_widget(self.owner)
-        self.label = Text("?", size=26, bold=True, halign="center", fit=False)
+        self.picture = art.ChallengeCard()
+        self.picture.show(None, face_up=False)
+        self.add_widget(self.picture)
+        self.label = Text("", size=22, bold=True, halign="center", fit=False, size_hint_y=0.3)
         self.add_widget(self.label)
         with self.canvas.before:
             PushMatrix()
@@ -231,28 +259,51 @@ class FlipCard(Filled):
     def squeeze(self, value: float) -> None:
         self._scale.x = value
 
-    def flip(self, delay: float = 0.0) -> None:
+    def flip(self, delay: float = FLIP["delay"]) -> None:
         k = ANIMATION_SCALE["value"]
         if k == 0:
             self.show_face()
             return
-        Clock.schedule_once(lambda dt: self._start(k), delay * k)
+        self._events.append(Clock.schedule_once(lambda dt: self._start(k), delay * k))
 
     def _start(self, k: float) -> None:
-        closing = Animation(sx=0.0, duration=0.18 * k)
+        closing = Animation(sx=0.0, duration=FLIP["half"] * k)
         closing.bind(on_progress=lambda a, w, p: setattr(self, "squeeze", 1 - p),
                      on_complete=lambda *_: self._open(k))
         closing.start(self)
 
     def _open(self, k: float) -> None:
+        if self.turned:
+            return
         self.show_face()
-        opening = Animation(sx=1.0, duration=0.18 * k)
-        opening.bind(on_progress=lambda a, w, p: setattr(self, "squeeze", p))
+        self.squeeze = 0.0
+        opening = Animation(sx=1.0, duration=FLIP["half"] * k)
+        opening.bind(on_progress=lambda a, w, p: setattr(self, "squeeze", p),
+                     on_complete=lambda *_: setattr(self, "squeeze", 1.0))
         opening.start(self)
 
+    def finish(self) -> None:
+        """Stop turning and show the face, square on (a tap on the reveal does this)."""
+        for event in self._events:
+            event.cancel()
+        Animation.cancel_all(self)
+        self.show_face()
+
+    @property
+    def done(self) -> bool:
+        return self.turned and self.squeeze == 1.0
+
     def show_face(self) -> None:
-        self.label.text = self.face
-        self.label.font_size = theme.font(22 if len(self.face) <= 24 else 18)
+        self.turned = True
+        colour = card_colour(self.face)
+        if colour:
+            self.picture.show(colour, face_up=True)
+        else:
+            self.picture.size_hint_y, self.picture.opacity = 0.001, 0  # a written face fills the card
+            self.label.size_hint_y = 1
+        # a drawn card already says its colour: only what else the face says goes under it ("(Third Man)")
+        self.label.text = self.face[len(colour):].strip() if colour else self.face
+        self.label.font_size = theme.font(26 if not colour and len(self.face) <= 18 else 20)
         self.bg = theme.PANEL
         self.squeeze = 1.0
 
@@ -260,36 +311,62 @@ class FlipCard(Filled):
 
 
 class Reveal(Overlay):
-    """Every locked answer turns over together; tap "Carry on" to go back to the game.
+    """Every locked answer turns over together; "Carry on" goes back to the game.
 
     ``faces`` maps each player to what they had locked: one card each, named.
     Without faces, each line of ``lines`` is a card. ``caption`` (what the
-    reveal led to, e.g. how many dice to roll) sits under the cards."""
+    reveal led to, e.g. how many dice to roll) sits under the cards.
+
+    The round is already saved and in the log when this opens; the cards only
+    show it. A tap anywhere while they turn shows every face at once; a tap
+    after that (or the button) closes it."""
 
     def __init__(self, title: str, lines: list[str], on_close: Callable[[], None] = lambda: None,
                  faces: dict[str, str] | None = None, caption: str = "") -> None:
-        super().__init__(size_hint=(0.94, 0.9))
+        super().__init__(size_hint=(0.94, 0.92))
         self.on_close = on_close
-        box = Filled(orientation="vertical", padding=px(12), spacing=px(10), bg=theme.BG)
-        box.add_widget(Text(title, size=24, bold=True, halign="center", color=theme.ACCENT))
+        self.opened_at = time.time()
+        box = Filled(orientation="vertical", padding=px(12), spacing=px(8), bg=theme.BG)
+        box.add_widget(Text(title, size=26, bold=True, halign="center", color=theme.ACCENT))
         pairs = list(faces.items()) if faces else [("", line) for line in lines or ["(nothing to show)"]]
-        cols = 1 if len(pairs) <= 1 else 2 if len(pairs) <= 4 else 3 if len(pairs) <= 6 else 4
+        cols = 1 if len(pairs) <= 1 else len(pairs) if len(pairs) <= 4 else 3 if len(pairs) <= 6 else 4
         grid = GridLayout(cols=cols, spacing=px(10))
         self.cards = [FlipCard(face, owner) for owner, face in pairs]
         for card in self.cards:
             grid.add_widget(card)
         box.add_widget(grid)
         if caption:
-            box.add_widget(Text(caption, size=17, halign="center"))
+            box.add_widget(Text(caption, size=20, halign="center"))
         done = Big("Carry on", kind="accent")
         done.tag = "reveal:close"
         done.bind(on_release=lambda *_: self.close())
         box.add_widget(done)
+        self.done_button = done
         self.add_widget(box)
         for card in self.cards:
-            card.flip(delay=0.25)  # all at once: a simultaneous reveal
+            card.flip()  # all at once: a simultaneous reveal
+
+    @property
+    def turning(self) -> bool:
+        return not all(card.done for card in self.cards)
+
+    def on_touch_down(self, touch) -> bool:
+        if getattr(touch, "time_start", self.opened_at) < self.opened_at:
+            return True  # a touch from before the cards were on screen turns nothing
+        if self.turning:
+            self.skip()
+            return True
+        if self.done_button.collide_point(*self.done_button.to_widget(*touch.pos)):
+            return super().on_touch_down(touch)  # the button closes it, as any button would
+        self.close()  # a second tap anywhere else: back to the game
+        return True
+
+    def skip(self) -> None:
+        for card in self.cards:
+            card.finish()
 
     def close(self) -> None:
+        self.skip()
         self.dismiss()
         self.on_close()
 
@@ -303,9 +380,12 @@ class PrivateLook(Overlay):
     """
 
     def __init__(self, who: str, secret: list[tuple[str, str]], prompt=None,
-                 answer: Callable[[dict[str, Any]], str | None] | None = None, note: str = "") -> None:
+                 answer: Callable[[dict[str, Any]], str | None] | None = None, note: str = "",
+                 mine: dict[str, Any] | None = None) -> None:
         super().__init__(size_hint=(1, 1), background_color=(0.03, 0.03, 0.04, 1))
         self.who, self.secret, self.prompt, self.answer, self.note = who, secret, prompt, answer, note
+        self.mine = mine
+        """The player's own view; a Promise Hollows one is drawn as their hand (``hand_widgets``)."""
         self.box = Filled(orientation="vertical", padding=px(14), spacing=px(10), bg=theme.BG)
         self.add_widget(self.box)
         self.inputs: dict[str, Any] = {}
@@ -336,8 +416,14 @@ class PrivateLook(Overlay):
         if self.note:  # why a pad answer of theirs was not taken (the table was told only "not accepted")
             inner.add_widget(Text(f"[b]Your last pad answer was not taken:[/b] {self.note}", size=18,
                                   color=theme.BAD))
-        for heading, text in self.secret:
-            inner.add_widget(Text(f"[b]{heading}:[/b] {text}", size=18))
+        hand = None
+        if self.mine is not None:
+            try:
+                hand = hand_widgets(self.who, self.mine)
+            except Exception:  # noqa: BLE001 - the plain lines below say the same
+                log.exception("drawing %s's hand", self.who)
+        for widget in hand or [Text(f"[b]{heading}:[/b] {text}", size=20) for heading, text in self.secret]:
+            inner.add_widget(widget)
         if self.prompt is not None:
             inner.add_widget(Text(self.prompt.text, size=20, bold=True))
             for f in self.prompt.fields:
@@ -374,4 +460,67 @@ class PrivateLook(Overlay):
 
     def on_dismiss(self) -> None:
         self.box.clear_widgets()  # nothing private stays on a widget
-        self.inputs, self.note = {}, ""
+        self.inputs, self.note, self.mine = {}, "", None
+
+
+SELF_PARTS = [("hurt", "Hurt"), ("need", "Need"), ("want", "Want"), ("guilt", "Guilt")]
+
+
+def hand_widgets(who: str, mine: dict[str, Any]) -> list | None:
+    """A Promise Hollows player's sheet as their hand: the Private Die as a die beside their
+    role, their three cards (the locked one marked), then their private self in words.
+    None for any other game's view (its sheet stays as lines)."""
+    me = mine.get("me")
+    if not isinstance(me, dict) or "private_self" not in me or "locked_card" not in me:
+        return None
+    seat = next((p for p in mine.get("players") or [] if p.get("player") == who), {})
+    out: list = []
+    die = _BigDie(size_hint_x=None, width=px(84))
+    die.show(seat.get("private_die"))
+    role = f"[b]Role:[/b] {esc(str(seat.get('role', '-')))}"
+    if me.get("criminal"):
+        role += "\n[b][color=e05a4f]You are the Criminal.[/color][/b]"
+    if me.get("secret_kind"):
+        role += f"\n[b]Your secret is a {esc(str(me['secret_kind']))}[/b]"
+    role += f"\n[b]Private Die:[/b] {esc(str(seat.get('private_die', '-')))}"
+    top = BoxLayout(size_hint_y=None, height=px(100), spacing=px(12))
+    top.add_widget(die)
+    top.add_widget(Text(role, size=20, fit=False))
+    out.append(top)
+    locked = me.get("locked_card")
+    out.append(Text("[b]Your cards[/b]" + (f": {esc(str(locked))} is locked in" if locked else ""), size=20))
+    cards = BoxLayout(size_hint_y=None, height=px(130), spacing=px(10))
+    for colour in ("Black", "White", "Gray"):
+        card = art.ChallengeCard(size_hint_x=None, width=px(80))
+        card.show(colour, owner="locked in" if colour == locked else " ", dim=bool(locked) and colour != locked)
+        cards.add_widget(card)
+    out.append(cards)
+    private = me.get("private_self") or {}
+    shown = set(me.get("revealed_parts") or [])
+    for key, name in SELF_PARTS:
+        if private.get(key):
+            thing = private.get(f"{key}_object")
+            told = " [color=9e9a8f](revealed)[/color]" if key in shown else ""
+            out.append(Text(f"[b]{name}:[/b] {esc(str(private[key]))}" +
+                            (f" ({esc(str(thing))})" if thing else "") + told, size=20))
+    for key, name in (("enemy", "Enemy"),):
+        if private.get(key):
+            out.append(Text(f"[b]{name}:[/b] {esc(str(private[key]))}", size=20))
+    for key, name in (("confession", "Confession"), ("crime_roll", "Crime roll"), ("vote", "Your vote")):
+        if me.get(key) not in (None, "", []):
+            out.append(Text(f"[b]{name}:[/b] {esc(str(me[key]))}", size=20))
+    return out
+
+
+class _BigDie(art.Drawn):
+    """The Private Die, drawn as a die showing its number in pips."""
+
+    face: Any = None
+
+    def show(self, face) -> None:
+        self.face = face
+        self._redraw()
+
+    def draw(self) -> None:
+        s = min(self.width, self.height) * 0.9
+        art.draw_d6(self.center_x - s / 2, self.center_y - s / 2, s, self.face if isinstance(self.face, int) else None)

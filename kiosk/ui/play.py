@@ -636,7 +636,11 @@ class PlayScreen(Screen):
             lines = [("Sheet", "this sheet could not be drawn; the game is safe, play on")]
         notes = self.app.controller.private_notes if self.app.controller else {}
         note = esc(notes.pop(player, ""))
-        self.app.show_overlay(PrivateLook(player, lines, prompt, answer=self.propose, note=note))
+        try:
+            mine = session.view(player)  # drawn as the player's hand where the game has one (issue 21)
+        except Exception:  # noqa: BLE001
+            mine = None
+        self.app.show_overlay(PrivateLook(player, lines, prompt, answer=self.propose, note=note, mine=mine))
 
     def ask_whose_secrets(self) -> None:
         from .overlays import Overlay

@@ -1,0 +1,672 @@
+"""Game objects drawn with Kivy canvas instructions: cards, dice, the Heat tower, chips.
+
+Nothing here is a downloaded picture. Every object is a small widget with a
+``show(...)`` method; it draws itself inside whatever box layout gives it, so
+the same object works at 800x480 and at 1280x720. Text drawn on an object is a
+texture rendered once per (text, size, font) and reused (``_texture``), so a
+panel that draws the same cards again costs no new text rendering.
+
+Colour is never the only sign: a card says its colour in a word and carries
+its shape; a d10 says its zone; a status band says its name.
+
+Suit symbols: Kivy's default font (Roboto) has no suit glyphs and draws a box
+for them. Kivy ships DejaVu Sans, which has all four; ``SYMBOLS`` is that font
+registered under one name, used for every suit on screen (``suit_markup`` for
+text inside a label).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.core.text import LabelBase
+from kivy.graphics import Color, Ellipse, Line, Mesh, PopMatrix, PushMatrix, Rectangle, Rotate, RoundedRectangle, \
+    Triangle
+from kivy.properties import NumericProperty
+from kivy.uix.widget import Widget
+
+from . import theme
+
+SYMBOLS = "TableSymbols"
+"""The font every suit symbol is drawn in (DejaVu Sans, shipped with Kivy)."""
+
+
+def symbols_font_path() -> str:
+    from kivy import kivy_data_dir
+
+    return os.path.join(kivy_data_dir, "fonts", "DejaVuSans.ttf")
+
+
+def register_fonts() -> None:
+    """Register ``SYMBOLS`` once; safe to call again."""
+    if SYMBOLS not in LabelBase._fonts:
+        LabelBase.register(name=SYMBOLS, fn_regular=symbols_font_path())
+
+
+register_fonts()
+
+SUIT_GLYPHS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "♠": "♠", "♥": "♥", "♦": "♦", "♣": "♣"}
+SUIT_WORDS = {"♠": "spades", "♥": "hearts", "♦": "diamonds", "♣": "clubs"}
+RED_SUITS = {"♥", "♦"}
+CARD_RED = (0.78, 0.10, 0.12, 1)
+CARD_BLACK = (0.08, 0.08, 0.10, 1)
+CARD_WHITE = (0.97, 0.96, 0.92, 1)
+CARD_BACK = (0.45, 0.09, 0.11, 1)
+DIE_IVORY = (0.93, 0.90, 0.82, 1)
+PIP = (0.10, 0.10, 0.12, 1)
+
+
+def suit_glyph(suit: str) -> str:
+    return SUIT_GLYPHS.get(suit, suit)
+
+
+def suit_colour(suit: str) -> tuple:
+    return CARD_RED if suit_glyph(suit) in RED_SUITS else CARD_BLACK
+
+
+def suit_markup(suit: str, light: bool = True) -> str:
+    """A suit symbol for a markup label, in the symbols font and the suit's colour.
+
+    ``light``: the label stands on the dark table, so black suits are drawn in ink."""
+    glyph = suit_glyph(suit)
+    if glyph in RED_SUITS:
+        colour = "ff6b5e" if light else "c81a1f"
+    else:
+        colour = "ede8dc" if light else "141419"
+    return f"[font={SYMBOLS}][color={colour}]{glyph}[/color][/font]"
+
+
+def split_card(card: str) -> tuple[str, str]:
+    """'10♥' -> ('10', '♥'); the suit is always the last character."""
+    return card[:-1], suit_glyph(card[-1])
+
+
+def has_glyph(char: str, font_name: str) -> bool:
+    """Whether ``font_name`` draws ``char`` itself rather than its missing-glyph box.
+
+    A font draws every character it lacks as the same box (.notdef), so the
+    character is rendered next to one no font has, and the pixels compared."""
+    def pixels(text: str) -> bytes:
+        label = CoreLabel(text=text, font_name=font_name, font_size=40)
+        label.refresh()
+        return bytes(label.texture.pixels)
+
+    return pixels(char) != pixels("\U0010fffd")
+
+
+_TEXTURES: dict[tuple, Any] = {}
+
+
+def _texture(text: str, size: float, bold: bool = False, font_name: str | None = None):
+    """A white text texture (tinted by the Color before it), rendered once per text and size."""
+    key = (text, int(size), bold, font_name)
+    texture = _TEXTURES.get(key)
+    if texture is None:
+        if len(_TEXTURES) > 400:
+            _TEXTURES.clear()
+        options: dict[str, Any] = {"text": text, "font_size": int(size), "bold": bold}
+        if font_name:
+            options["font_name"] = font_name
+        label = CoreLabel(**options)
+        label.refresh()
+        texture = _TEXTURES[key] = label.texture
+    return texture
+
+
+def draw_text(text: str, cx: float, cy: float, size: float, colour, bold: bool = False,
+              font_name: str | None = None, room: float | None = None) -> None:
+    """Text centred on (cx, cy), into the canvas being built; shrunk to ``room`` wide if it is wider."""
+    if not text or size < 4:
+        return
+    tex = _texture(text, size, bold, font_name)
+    k = min(1.0, room / tex.width) if room and tex.width else 1.0
+    w, h = tex.width * k, tex.height * k
+    Color(*colour)
+    Rectangle(texture=tex, size=(w, h), pos=(int(cx - w / 2), int(cy - h / 2)))
+
+
+def fit_card(widget: Widget, aspect: float = 5 / 7) -> tuple[float, float, float, float]:
+    """The biggest card of ``aspect`` (width / height) centred in the widget: x, y, w, h."""
+    h = min(widget.height, widget.width / aspect)
+    w = h * aspect
+    return widget.center_x - w / 2, widget.center_y - h / 2, w, h
+
+
+def draw_back(x: float, y: float, w: float, h: float) -> None:
+    """A face-down card: a deep red back with a brass frame and a diamond lattice."""
+    r = max(2.0, w * 0.08)
+    Color(0.02, 0.02, 0.02, 0.5)
+    RoundedRectangle(pos=(x + 2, y - 2), size=(w, h), radius=[r])
+    Color(*CARD_WHITE)
+    RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+    m = w * 0.07
+    Color(*CARD_BACK)
+    RoundedRectangle(pos=(x + m, y + m), size=(w - 2 * m, h - 2 * m), radius=[r * 0.6])
+    Color(*theme.ACCENT[:3], 0.55)
+    step = max(6.0, w / 5)
+    ix, iy, iw, ih = x + m, y + m, w - 2 * m, h - 2 * m
+    k = -ih
+    while k < iw:  # diagonal lattice, clipped by hand to the inner box
+        pts = _clip_diag(ix, iy, iw, ih, k, +1)
+        if pts:
+            Line(points=pts, width=1)
+        pts = _clip_diag(ix, iy, iw, ih, k + ih, -1)
+        if pts:
+            Line(points=pts, width=1)
+        k += step
+    Line(rounded_rectangle=(ix + 2, iy + 2, iw - 4, ih - 4, r * 0.5), width=1.2)
+
+
+def _clip_diag(x: float, y: float, w: float, h: float, k: float, slope: int) -> list[float]:
+    """The part of the line u -> (u + k, slope * u) inside the box, in window coordinates."""
+    # points (x + k + t, y + t) for slope +1, (x + k - t, y + t) for slope -1, t in [0, h]
+    lo, hi = 0.0, h
+    if slope > 0:
+        lo, hi = max(lo, -k), min(hi, w - k)
+        if lo >= hi:
+            return []
+        return [x + k + lo, y + lo, x + k + hi, y + hi]
+    lo, hi = max(lo, k - w), min(hi, k)
+    if lo >= hi:
+        return []
+    return [x + k - lo, y + lo, x + k - hi, y + hi]
+
+
+class Drawn(Widget):
+    """A widget that draws itself from what ``show`` was last given, again when it moves or resizes."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(**kw)
+        self.fbind("pos", self._redraw)
+        self.fbind("size", self._redraw)
+
+    def _redraw(self, *_) -> None:
+        self.canvas.clear()
+        if self.width < 4 or self.height < 4:
+            return
+        with self.canvas:
+            self.draw()
+
+    def draw(self) -> None:
+        raise NotImplementedError
+
+
+class PlayingCard(Drawn):
+    """A playing card: white, rounded, the rank and suit in two corners and a big suit
+    in the middle; hearts and diamonds red, spades and clubs black. ``show(None, None)``
+    or ``face_up=False`` shows its back."""
+
+    def __init__(self, rank: str | None = None, suit: str | None = None, face_up: bool = True, **kw) -> None:
+        self.rank, self.suit, self.face_up = rank, suit, face_up
+        super().__init__(**kw)
+
+    def show(self, rank: str | None, suit: str | None, face_up: bool = True) -> None:
+        new = (rank, suit_glyph(suit) if suit else None, face_up and bool(rank))
+        if new != (self.rank, self.suit, self.face_up):
+            self.rank, self.suit, self.face_up = new
+            self._redraw()
+
+    def show_card(self, card: str | None) -> None:
+        """Show a card written as the engines write it ('Q♦'); None shows the back."""
+        self.show(*(split_card(card) if card else (None, None)))
+
+    @property
+    def words(self) -> str:
+        """The card in words, for tests and for a caption beside it."""
+        if not self.face_up:
+            return "face down"
+        names = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
+        return f"{names.get(self.rank, self.rank)} of {SUIT_WORDS.get(self.suit, self.suit)}"
+
+    def draw(self) -> None:
+        x, y, w, h = fit_card(self)
+        if not self.face_up:
+            draw_back(x, y, w, h)
+            return
+        r = max(2.0, w * 0.08)
+        Color(0.02, 0.02, 0.02, 0.5)
+        RoundedRectangle(pos=(x + 2, y - 2), size=(w, h), radius=[r])
+        Color(*CARD_WHITE)
+        RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+        Color(0.55, 0.53, 0.48, 1)
+        Line(rounded_rectangle=(x, y, w, h, r), width=1)
+        ink = suit_colour(self.suit)
+        corner = w * 0.2
+        for cx, cy in ((x + w * 0.17, y + h * 0.87), (x + w * 0.83, y + h * 0.13)):
+            draw_text(self.rank, cx, cy + corner * 0.35, corner, ink, bold=True, room=w * 0.3)
+            draw_text(self.suit, cx, cy - corner * 0.6, corner * 0.9, ink, font_name=SYMBOLS)
+        draw_text(self.suit, x + w / 2, y + h / 2, w * 0.55, ink, font_name=SYMBOLS)
+
+
+CHALLENGE = {"black": "square", "white": "circle", "gray": "triangle"}
+"""Promise Hollows' challenge cards and their shapes (the pads' shapes too: ``theme.MARKS``)."""
+
+
+def draw_shape(shape: str, cx: float, cy: float, s: float, fill, outline=None) -> None:
+    x, y = cx - s / 2, cy - s / 2
+    Color(*fill)
+    if shape == "circle":
+        Ellipse(pos=(x, y), size=(s, s))
+    elif shape == "triangle":
+        Triangle(points=[x, y, x + s, y, cx, y + s * 0.9])
+    else:
+        Rectangle(pos=(x, y), size=(s, s))
+    if outline is not None:
+        Color(*outline)
+        if shape == "circle":
+            Line(ellipse=(x, y, s, s), width=1.2)
+        elif shape == "triangle":
+            Line(points=[x, y, x + s, y, cx, y + s * 0.9], close=True, width=1.2)
+        else:
+            Line(rectangle=(x, y, s, s), width=1.2)
+
+
+class ChallengeCard(Drawn):
+    """A Promise Hollows card: Black (square), White (circle) or Gray (triangle), its
+    colour named under its shape; face down it is a plain back with a question mark.
+    ``owner`` (a player's name) is written above it when given."""
+
+    def __init__(self, colour: str | None = None, face_up: bool = True, owner: str = "", **kw) -> None:
+        self.colour, self.face_up, self.owner, self.dim = colour, face_up, owner, False
+        super().__init__(**kw)
+
+    def show(self, colour: str | None, face_up: bool = True, owner: str | None = None, dim: bool = False) -> None:
+        self.colour, self.face_up, self.dim = colour, face_up and bool(colour), dim
+        if owner is not None:
+            self.owner = owner
+        self._redraw()
+
+    def draw(self) -> None:
+        room = self.height
+        label = px_font(self, 0.16, 14, 22)
+        if self.owner:
+            room -= label * 1.4
+            draw_text(self.owner, self.center_x, self.top - label * 0.7, label, theme.INK, bold=True, room=self.width)
+        x, y, w, h = _fit_in(self.x, self.y, self.width, room, 5 / 7)
+        if not self.face_up and self.dim:  # no card put down yet: an empty place for it
+            Color(*theme.DIM)
+            Line(rounded_rectangle=(x + 1, y + 1, w - 2, h - 2, max(2.0, w * 0.08)), width=1.2, dash_length=4,
+                 dash_offset=4)
+            draw_text("...", x + w / 2, y + h / 2, w * 0.3, theme.DIM, bold=True)
+            return
+        if not self.face_up:
+            draw_back(x, y, w, h)
+            draw_text("?", x + w / 2, y + h / 2, w * 0.45, theme.ACCENT, bold=True)
+            return
+        fill, ink, shape, word = theme.mark_for(self.colour) or (theme.RAISED, theme.INK, "square", str(self.colour))
+        r = max(2.0, w * 0.08)
+        Color(0.02, 0.02, 0.02, 0.5)
+        RoundedRectangle(pos=(x + 2, y - 2), size=(w, h), radius=[r])
+        Color(*fill)
+        RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+        Color(*theme.ACCENT)
+        Line(rounded_rectangle=(x, y, w, h, r), width=1.3)
+        draw_shape(shape, x + w / 2, y + h * 0.6, w * 0.5, ink)
+        draw_text(word, x + w / 2, y + h * 0.2, max(10, w * 0.2), ink, bold=True, room=w * 0.9)
+        if self.dim:
+            Color(0, 0, 0, 0.55)
+            RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+
+
+def _fit_in(x: float, y: float, w: float, h: float, aspect: float) -> tuple[float, float, float, float]:
+    hh = min(h, w / aspect)
+    ww = hh * aspect
+    return x + (w - ww) / 2, y + (h - hh) / 2, ww, hh
+
+
+def px_font(widget: Widget, share: float, least: float, most: float) -> float:
+    """A text size for a drawn object: ``share`` of its height, between ``least`` and ``most`` design px."""
+    return max(theme.px(least), min(theme.px(most), widget.height * share))
+
+
+PIPS = {1: [(0.5, 0.5)], 2: [(0.27, 0.73), (0.73, 0.27)], 3: [(0.27, 0.73), (0.5, 0.5), (0.73, 0.27)],
+        4: [(0.27, 0.27), (0.27, 0.73), (0.73, 0.27), (0.73, 0.73)],
+        5: [(0.27, 0.27), (0.27, 0.73), (0.5, 0.5), (0.73, 0.27), (0.73, 0.73)],
+        6: [(0.27, 0.27), (0.27, 0.5), (0.27, 0.73), (0.73, 0.27), (0.73, 0.5), (0.73, 0.73)]}
+
+
+def draw_d6(x: float, y: float, s: float, face: int | None = None, body=DIE_IVORY, pip=PIP,
+            angle: float = 0.0) -> None:
+    """A d6 seen from the front, lower-left corner at (x, y), side ``s``; pips when ``face`` is given."""
+    if angle:
+        PushMatrix()
+        Rotate(angle=angle, origin=(x + s / 2, y + s / 2))
+    Color(0.02, 0.02, 0.02, 0.45)
+    RoundedRectangle(pos=(x + 1.5, y - 1.5), size=(s, s), radius=[s * 0.16])
+    Color(*body)
+    RoundedRectangle(pos=(x, y), size=(s, s), radius=[s * 0.16])
+    Color(0.30, 0.28, 0.24, 1)
+    Line(rounded_rectangle=(x, y, s, s, s * 0.16), width=1)
+    if face in PIPS:
+        d = s * 0.17
+        Color(*pip)
+        for u, v in PIPS[face]:
+            Ellipse(pos=(x + u * s - d / 2, y + v * s - d / 2), size=(d, d))
+    if angle:
+        PopMatrix()
+
+
+def wobble(i: int) -> float:
+    """How far die ``i`` of a stack sits off centre, as a share of its side: a hand-built tower."""
+    return 0.07 * math.sin(i * 2.3 + 0.7)
+
+
+HEAT_BANDS = [(3, "Quiet", (0.30, 0.66, 0.38, 1)), (5, "Busy", (0.86, 0.74, 0.25, 1)),
+              (7, "Saturated", (0.90, 0.50, 0.16, 1)), (99, "Panic", (0.82, 0.22, 0.20, 1))]
+"""The Heat's status by height (the rule text's table): top of each band, name, colour."""
+
+
+def band_of(height: int) -> tuple[str, tuple]:
+    for top, name, colour in HEAT_BANDS:
+        if height <= top:
+            return name, colour
+    return HEAT_BANDS[-1][1], HEAT_BANDS[-1][2]
+
+
+class HeatTower(Drawn):
+    """The Heat stack as a tower of d6, one per point of Heat up to what the tray holds,
+    with a coloured status strip along it. ``fall(n)`` tumbles the top ``n`` dice off.
+
+    Above the tray's capacity the tower stops at the capacity and a "+N" tag counts
+    the rest (the panel says the same in words)."""
+
+    fallen = NumericProperty(0.0)
+    """How far the falling dice have got, 0 (standing) to 1 (on the table)."""
+
+    def __init__(self, **kw) -> None:
+        self.dice, self.capacity, self.falling, self.target = 0, 14, 0, 0
+        super().__init__(**kw)
+        self.fbind("fallen", self._redraw)
+
+    def show(self, dice: int, capacity: int = 14) -> None:
+        self.target = dice
+        if self.falling:  # the tower lands at its new height when the fall is over
+            self.capacity = capacity
+            return
+        if (dice, capacity) != (self.dice, self.capacity):
+            self.dice, self.capacity = dice, capacity
+            self._redraw()
+
+    def fall(self, count: int, left: int) -> None:
+        """The Heat fell: ``count`` dice tumble off, then the tower stands at ``left``."""
+        from kivy.animation import Animation
+
+        from .overlays import ANIMATION_SCALE
+
+        Animation.cancel_all(self, "fallen")
+        k = ANIMATION_SCALE["value"]
+        self.target = left
+        self.falling = max(0, min(count, self.capacity))
+        self.dice = min(left + count, self.capacity)  # as it stood before the fall
+        if k == 0 or not self.falling:
+            self._landed()
+            return
+        self.fallen = 0.0
+        anim = Animation(fallen=1.0, duration=0.5 * k, t="in_quad")
+        anim.bind(on_complete=lambda *_: self._landed())
+        anim.start(self)
+
+    def _landed(self) -> None:
+        self.falling, self.dice = 0, self.target
+        self.fallen = 0.0
+        self._redraw()
+
+    def side(self) -> float:
+        """One die's side: the tower fits at least 6 dice, more when the Heat is higher."""
+        rows = max(6, min(self.dice, self.capacity))
+        return max(4.0, min(self.height / (rows * 1.02), self.width * 0.5))
+
+    def draw(self) -> None:
+        s = self.side()
+        shown = min(self.dice, self.capacity)
+        base_x = self.x + s * 0.25
+        name, colour = band_of(self.dice)
+        Color(*colour)  # the status strip, the tower's height
+        Rectangle(pos=(self.x, self.y), size=(s * 0.12, max(s * 0.3, shown * s * 1.02)))
+        Color(0.45, 0.42, 0.36, 1)
+        Line(points=[self.x, self.y, self.right, self.y], width=1)
+        first_falling = shown - self.falling
+        for i in range(shown):
+            x = base_x + wobble(i) * s
+            y = self.y + i * s * 1.02
+            if self.falling and i >= first_falling:
+                j = i - first_falling + 1
+                t = self.fallen
+                x += t * s * (0.9 + 0.55 * j)
+                y = y + (self.y + (j % 2) * s * 0.3 - y) * t
+                draw_d6(x, y, s * 0.96, angle=-t * (35 + 25 * j))
+            else:
+                draw_d6(x, y, s * 0.96, angle=wobble(i) * 40)
+        over = self.dice - shown
+        if over > 0:
+            draw_text(f"+{over}", base_x + s * 0.5, self.y + shown * s * 1.02 + s * 0.45, s * 0.7, theme.WARN, True)
+
+
+ZONES = {"inside": ((0.86, 0.68, 0.28, 1), (0.08, 0.08, 0.08, 1), "Inside"),
+         "touching": ((0.35, 0.55, 0.85, 1), (1, 1, 1, 1), "Touching"),
+         "outside": ((0.42, 0.42, 0.46, 1), (1, 1, 1, 1), "Outside")}
+"""How each zone of the Conflict Target colours a landed d10 (and its word under it)."""
+
+
+def draw_d10(cx: float, top: float, s: float, room: float, label: float, face, zone: str, result: str) -> None:
+    """One landed d10 as a kite of side ``s`` under ``top``, its zone and result in words below it."""
+    fill, ink, word = ZONES.get(str(zone), ((0.4, 0.4, 0.4, 1), (1, 1, 1, 1), str(zone).capitalize()))
+    bottom = top - s
+    mid = bottom + s * 0.42
+    half = s * 0.42
+    pts = [cx, top, cx + half, mid, cx, bottom, cx - half, mid]
+    Color(*fill)
+    Mesh(vertices=_verts(pts), indices=[0, 1, 2, 3], mode="triangle_fan")
+    Color(0.1, 0.1, 0.1, 1)
+    Line(points=pts, close=True, width=1)  # one-pixel lines: a wider one is many triangles to fill
+    Line(points=[cx - half, mid, cx, mid - s * 0.12, cx + half, mid], width=1)
+    if face is not None:
+        draw_text(str(face), cx, mid + s * 0.08, s * 0.36, ink, bold=True)
+    draw_text(word, cx, bottom - label * 0.6, label, theme.INK, bold=True, room=room)
+    if result:
+        draw_text(result, cx, bottom - label * 1.75, label, theme.DIM, room=room)
+
+
+class D10(Drawn):
+    """A landed d10: a kite with its number, coloured by its zone, the zone and the
+    result in words under it (colour is never alone)."""
+
+    def __init__(self, **kw) -> None:
+        self.face, self.zone, self.result = None, "outside", ""
+        super().__init__(**kw)
+
+    def show(self, face: int | None, zone: str, result: str = "") -> None:
+        if (face, zone, result) != (self.face, self.zone, self.result):
+            self.face, self.zone, self.result = face, zone, result
+            self._redraw()
+
+    def draw(self) -> None:
+        label = px_font(self, 0.2, 14, 20)
+        s = min(self.height - label * 1.15 * (2 if self.result else 1), self.width * 0.9)
+        draw_d10(self.center_x, self.top, s, self.width, label, self.face, self.zone, self.result)
+
+
+class LandedDice(Drawn):
+    """A conflict's landed d10s side by side, all in one drawing: a landing redraws this
+    one widget and lays nothing out again (a die landing must show as fast as before)."""
+
+    def __init__(self, **kw) -> None:
+        self.dice: list[tuple] = []
+        self.caption = ""
+        super().__init__(**kw)
+
+    def show(self, dice: list[dict], caption: str = "") -> None:
+        """``caption`` (how many are down and to come) is drawn above the dice, from cached text."""
+        new = [(d.get("face"), str(d.get("zone")), str(d.get("result") or "")) for d in dice]
+        if (new, caption) != (self.dice, self.caption):
+            self.dice, self.caption = new, caption
+            self._redraw()
+
+    def draw(self) -> None:
+        head = theme.px(20) if self.caption else 0
+        if self.caption:
+            tex = _texture(self.caption, theme.px(20), True)
+            k = min(1.0, self.width / max(1, tex.width))
+            Color(*theme.INK)
+            Rectangle(texture=tex, size=(tex.width * k, tex.height * k),
+                      pos=(int(self.x), int(self.top - head / 2 - tex.height * k / 2)))
+        if not self.dice:
+            return
+        slot = min(theme.px(64), self.width / len(self.dice))
+        label = max(theme.px(12), min(theme.px(16), slot * 0.26))
+        s = min(self.height - head - theme.px(4) - label * 2.4, slot * 0.9)
+        for i, (face, zone, result) in enumerate(self.dice):
+            draw_d10(self.x + slot * (i + 0.5), self.top - head - theme.px(4), s, slot - theme.px(2), label, face,
+                     zone, result)
+
+
+def _verts(points: list[float]) -> list[float]:
+    out: list[float] = []
+    for i in range(0, len(points), 2):
+        out += [points[i], points[i + 1], 0, 0]
+    return out
+
+
+class Chips(Drawn):
+    """A pile of Color chips for Promise Hollows' pot: stacks of up to ten, at most
+    ``most`` chips drawn; the number itself is written beside the pile."""
+
+    most = 40
+
+    def __init__(self, **kw) -> None:
+        self.count = 0
+        super().__init__(**kw)
+
+    def show(self, count: int) -> None:
+        if count != self.count:
+            self.count = count
+            self._redraw()
+
+    def draw(self) -> None:
+        size = px_font(self, 0.55, 20, 40)
+        number = _texture(str(self.count), size, True)
+        room = self.width - number.width - theme.px(8)  # the number sits at the right, inside the box
+        d = max(2.0, min(self.height * 0.42, theme.px(26), room))
+        colours = [(0.80, 0.24, 0.40, 1), (0.22, 0.60, 0.78, 1), (0.86, 0.68, 0.28, 1), (0.40, 0.70, 0.35, 1)]
+        fits = max(1, int((room + d * 0.1) // (d * 1.1)))
+        drawn = min(self.count, self.most, fits * 10)
+        stacks = (drawn + 9) // 10
+        used = stacks * d * 1.1 + theme.px(8) + number.width
+        left = self.x + max(0.0, (self.width - used) / 2)  # the pile and its number, centred together
+        for k in range(stacks):
+            in_stack = min(10, drawn - k * 10)
+            x = left + k * d * 1.1
+            for j in range(in_stack):
+                y = self.center_y - d * 0.4 + j * d * 0.16
+                Color(*colours[(k + j) % len(colours)])
+                Ellipse(pos=(x, y), size=(d, d * 0.55))
+                Color(1, 1, 1, 0.7)
+                Line(ellipse=(x, y, d, d * 0.55), width=1)
+        draw_text(str(self.count), left + used - number.width / 2, self.center_y, size, theme.INK, True)
+
+
+class ColorBar(Drawn):
+    """A player's Color as a bar (its length against the most anyone holds) with the number on it."""
+
+    def __init__(self, **kw) -> None:
+        self.amount, self.most = 0, 1
+        super().__init__(**kw)
+
+    def show(self, amount: int, most: int) -> None:
+        if (amount, most) != (self.amount, self.most):
+            self.amount, self.most = amount, max(1, most)
+            self._redraw()
+
+    def draw(self) -> None:
+        h = min(self.height * 0.62, theme.px(24))
+        y = self.center_y - h / 2
+        number = _texture(str(self.amount), h * 0.95, True)
+        length = max(1.0, self.width - number.width - theme.px(8))  # the number stands after the bar
+        Color(*theme.RAISED)
+        RoundedRectangle(pos=(self.x, y), size=(length, h), radius=[h / 2])
+        share = min(1.0, self.amount / self.most)
+        if share > 0:
+            w = max(min(h, length), length * share)
+            bands = [(0.80, 0.24, 0.40, 1), (0.86, 0.56, 0.22, 1), (0.86, 0.78, 0.28, 1), (0.35, 0.68, 0.42, 1),
+                     (0.25, 0.55, 0.82, 1)]
+            step = w / len(bands)
+            for i, colour in enumerate(bands):  # technicolor stripes
+                Color(*colour)
+                Rectangle(pos=(self.x + i * step, y), size=(step, h))
+        draw_text(str(self.amount), self.x + length + theme.px(6) + number.width / 2, self.center_y, h * 0.95,
+                  theme.INK, True, room=self.width - length - theme.px(6))
+
+
+class DiceGroups(Drawn):
+    """The dice of one roll as d6 faces, evens on the left and odds on the right, each
+    group headed by its count in words ("Even 2", "Odd 3")."""
+
+    def __init__(self, **kw) -> None:
+        self.faces: list[int] = []
+        super().__init__(**kw)
+
+    def show(self, faces: list[int]) -> None:
+        if list(faces) != self.faces:
+            self.faces = list(faces)
+            self._redraw()
+
+    def draw(self) -> None:
+        evens = [f for f in self.faces if f % 2 == 0]
+        odds = [f for f in self.faces if f % 2 == 1]
+        label = px_font(self, 0.24, 16, 22)
+        half = self.width / 2 - theme.px(4)
+        room = self.height - label * 1.3
+        most = max(len(evens), len(odds), 1)
+        per_row = max(1, min(most, 5))
+        rows = (most + per_row - 1) // per_row
+        s = min(room / rows * 0.9, half / per_row * 0.88)
+        for g, (name, group) in enumerate((("Even", evens), ("Odd", odds))):
+            gx = self.x + g * (half + theme.px(8))
+            Color(*theme.RAISED)
+            Line(rounded_rectangle=(gx, self.y, half, self.height, theme.px(6)), width=1)
+            draw_text(f"{name} {len(group)}", gx + half / 2, self.top - label * 0.7, label,
+                      theme.ACCENT if group else theme.DIM, True, room=half - theme.px(4))
+            for i, face in enumerate(group):
+                r, c = divmod(i, per_row)
+                x = gx + (half - per_row * s / 0.92) / 2 + c * s / 0.92
+                y = self.top - label * 1.35 - (r + 1) * s / 0.92
+                draw_d6(x, y, s, face)
+
+
+class Papers(Drawn):
+    """The Even/Odd case's two suspect papers side by side: each a sheet naming its side and
+    suspect, with the points on it written large."""
+
+    def __init__(self, **kw) -> None:
+        self.sides: list[tuple[str, str, int]] = []
+        super().__init__(**kw)
+
+    def show(self, sides: list[tuple[str, str, int]]) -> None:
+        """``sides``: (side's word, suspect's name or "", points on its paper) for each paper."""
+        if list(sides) != self.sides:
+            self.sides = list(sides)
+            self._redraw()
+
+    def draw(self) -> None:
+        if not self.sides:
+            return
+        gap = theme.px(8)
+        w = (self.width - gap * (len(self.sides) - 1)) / len(self.sides)
+        small = max(theme.px(15), min(theme.px(20), self.height * 0.17))
+        for i, (side, name, points) in enumerate(self.sides):
+            x = self.x + i * (w + gap)
+            Color(0.02, 0.02, 0.02, 0.45)
+            Rectangle(pos=(x + 2, self.y), size=(w - 2, self.height - 2))
+            Color(0.93, 0.90, 0.80, 1)
+            Rectangle(pos=(x, self.y + 2), size=(w - 2, self.height - 2))
+            Color(0.55, 0.50, 0.42, 1)
+            yy = self.top - small * 2.8  # one rule under the heading, clear of every word
+            Line(points=[x + w * 0.08, yy, x + w * 0.88, yy], width=1)
+            ink = (0.12, 0.10, 0.08, 1)
+            draw_text(f"{side} Suspect", x + w / 2, self.top - small * 0.9, small, ink, True, room=w - theme.px(8))
+            if name:
+                draw_text(name, x + w / 2, self.top - small * 2.1, small * 0.9, ink, room=w - theme.px(8))
+            draw_text(str(points), x + w / 2, self.y + self.height * 0.3, self.height * 0.32, CARD_RED, True)

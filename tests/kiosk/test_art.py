@@ -1,0 +1,334 @@
+"""Drawn game objects, drawn panels and reveals (issue 21): what a player at the table would see."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from kiosk import drive
+
+pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
+
+from kiosk.ui import art, overlays, panels  # noqa: E402
+
+from .uiplay import back_home  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def home(app):
+    yield
+    back_home(app)
+
+
+@pytest.fixture
+def window_size():
+    """Set the window to a size for one test; the 800x480 the other tests expect comes back after."""
+    from kivy.core.window import Window
+
+    before = Window.size
+
+    def resize(size):
+        Window.size = size
+        drive.pump(2)
+
+    yield resize
+    Window.size = before
+    drive.pump(2)
+
+
+def _texts(widget) -> str:
+    return " ".join(str(w.text) for w in drive.walk(widget) if hasattr(w, "text"))
+
+
+def _shapes(widget):
+    """(x, y, w, h) of every filled shape an object drew (rectangles, rounded ones, ellipses)."""
+    from kivy.graphics import Ellipse, Rectangle, RoundedRectangle
+
+    for ins in widget.canvas.children:
+        if isinstance(ins, (Rectangle, RoundedRectangle, Ellipse)):
+            yield (*ins.pos, *ins.size)
+
+
+def _shapes_and_meshes(widget):
+    from kivy.graphics import Mesh
+
+    return [i for i in widget.canvas.children if isinstance(i, Mesh)]
+
+
+def _objects():
+    card = art.PlayingCard()
+    card.show_card("Q♦")
+    back = art.PlayingCard()
+    back.show_card(None)
+    hollows = art.ChallengeCard()
+    hollows.show("Gray", owner="Joe")
+    tower = art.HeatTower()
+    tower.show(9, 14)
+    d10 = art.D10()
+    d10.show(7, "touching", "Merit")
+    chips = art.Chips()
+    chips.show(13)
+    bar = art.ColorBar()
+    bar.show(5, 10)
+    roll = art.DiceGroups()
+    roll.show([2, 5, 5, 2, 3])
+    papers = art.Papers()
+    papers.show([("Even", "Ash Harbor", 0), ("Odd", "Velvet Harbor", 3)])
+    landed = art.LandedDice()
+    landed.show([{"face": 3, "zone": "inside", "result": "Merit"}], "1 die down")
+    return [card, back, hollows, tower, d10, chips, bar, roll, papers, landed]
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_every_object_draws_inside_its_box_at_both_screen_sizes(app, window_size, size):
+    from kivy.uix.widget import Widget
+
+    window_size(size)
+    for obj in _objects():
+        obj.size_hint = (None, None)
+        obj.size = (panels.px(90), panels.px(130))
+        obj.pos = (panels.px(20), panels.px(30))
+        shapes = list(_shapes(obj))
+        assert shapes, f"{type(obj).__name__} drew nothing"
+        slack = 3  # drop shadows sit 2 px off the object
+        for x, y, w, h in shapes:
+            assert obj.x - slack <= x and x + w <= obj.right + slack + w * 0.02, (type(obj).__name__, size)
+            assert obj.y - slack <= y and y + h <= obj.top + slack, (type(obj).__name__, size)
+        assert isinstance(obj, Widget)
+    big = _objects()[0]
+    big.size = (panels.px(90), panels.px(130))
+    assert max(h for *_, h in _shapes(big)) >= panels.px(120), "the card does not grow with the screen"
+
+
+def test_suit_symbols_are_drawn_in_a_font_that_has_them():
+    # Kivy's default font (Roboto) draws a box for every suit: the symbols font does not.
+    for suit in "♠♥♦♣":
+        assert art.has_glyph(suit, art.SYMBOLS), suit
+        assert not art.has_glyph(suit, "Roboto"), f"Roboto has {suit} now: has_glyph cannot tell"
+    assert f"[font={art.SYMBOLS}]" in panels.suits_markup("SH")
+    assert "spades" in panels.suits_markup("SH") and "hearts" in panels.suits_markup("SH")
+
+
+def _play_until(runner, done, rng, limit=3000):
+    from kiosk.rules import RuleError, bot
+
+    for _ in range(limit):
+        if done(runner.session.view(None)) or runner.outcome is not None:
+            return True
+        prompts = [p for p in runner.awaiting() if not p.optional and p.action != "end_session"] or runner.awaiting()
+        try:
+            runner.propose(bot.fill(rng.choice(prompts), rng))
+        except RuleError:
+            pass
+    return False
+
+
+def test_the_clincher_panel_shows_the_active_card_as_a_playing_card(app):
+    app.start_game("clincher", {"seed": 3})
+    _play_until(app.runner, lambda v: (v.get("scene") or {}).get("active"), random.Random(3))
+    for o in list(app.overlays):
+        o.dismiss()
+    drive.pump(2)
+    active = app.runner.session.view(None)["scene"]["active"]
+    cards = [w for w in drive.walk(app.play.panel) if isinstance(w, art.PlayingCard)]
+    assert cards and cards[0].face_up
+    rank, suit = art.split_card(active)
+    assert (cards[0].rank, cards[0].suit) == (rank, suit)
+    assert panels.card_text(active) in _texts(app.play.panel)  # and in words beside it
+
+
+def test_phase_keys_and_names_read_as_words_on_the_panel(app):
+    app.start_game("hell-for-leather", {"seed": 1})
+    drive.pump(2)
+    view = app.runner.session.view(None)
+    assert view["phase"] == "bios"
+    text = _texts(app.play.panel)
+    assert "making the contestants" in text and "bios" not in text
+    assert panels.label("Team A") == "Team A"
+    assert "point(s)" not in panels.scene_story({"lead": "Ann", "evens": 1, "odds": 2, "points_to": "odd",
+                                                 "to_paper": 1})
+
+
+def test_the_heat_asks_for_no_more_dice_than_the_tray_holds():
+    assert "add 2 dice" in panels.match_heat(15, 12)  # the default tray reads 14 dice at most
+    assert "add 3" not in panels.match_heat(15, 12)
+    assert panels.tray_capacity() == 14
+    full = panels.match_heat(15, 14, capacity=14)
+    assert "matches" in full and "14" in full and "1 is counted here" in full
+    assert "add 1 die" in panels.match_heat(5, 4, capacity=14)
+
+
+def test_the_heat_tower_stands_at_the_heat_and_tumbles_when_it_falls(app):
+    panel = panels.HellForLeatherPanel()
+    panel.size = (panels.px(330), panels.px(600))
+    view = {"phase": "conflict", "teams": [], "heat": {"dice": 6, "status": "Saturated", "whose": "Team A"}}
+    runner = SimpleNamespace(session=SimpleNamespace(log=[SimpleNamespace(type="throw")]))
+    panel.update(view, runner=runner, tray=SimpleNamespace(heat=6))
+    assert panel.heat.tower.dice == 6 and "Saturated" in panel.heat.words.text
+    overlays.ANIMATION_SCALE["value"] = 1.0
+    try:
+        runner.session.log.append(SimpleNamespace(type="heat_fall", faces=[1, 2, 3, 4]))
+        view["heat"] = {"dice": 2, "status": "Quiet", "whose": "Team A"}
+        panel.update(view, runner=runner, tray=SimpleNamespace(heat=2))
+        assert panel.heat.tower.falling == 4 and panel.heat.tower.dice == 6  # still standing, about to fall
+        assert "4 dice down" in panel.fall_note.text
+        end = time.monotonic() + 2
+        while panel.heat.tower.falling and time.monotonic() < end:
+            drive.pump(1)
+        assert panel.heat.tower.falling == 0 and panel.heat.tower.dice == 2
+    finally:
+        overlays.ANIMATION_SCALE["value"] = 0
+
+
+def test_landed_d10s_are_drawn_with_their_zone(app):
+    panel = panels.HellForLeatherPanel()
+    dice = [{"thrower": "Ann", "zone": "inside", "face": 7, "die": "drive", "result": "Merit"},
+            {"thrower": "Ann", "zone": "outside", "face": 2, "die": "risk", "result": "Curse"}]
+    view = {"phase": "conflict", "teams": [], "conflict": {"drive": "Drive 1", "risks": 1, "dice": dice}}
+    panel.update(view)
+    assert isinstance(panel.landed, art.LandedDice) and panel.landed.height > 0
+    assert panel.landed.dice == [(7, "inside", "Merit"), (2, "outside", "Curse")]  # left to right
+    assert len(list(_shapes_and_meshes(panel.landed))) >= 2
+    assert panel.landed.caption == "2 dice down"
+
+
+def test_the_even_odd_panel_shows_the_last_roll_as_dice_grouped(app):
+    panel = panels.EvenOddPanel()
+    record = {"number": 1, "lead": "Ann", "faces": [2, 5, 5, 2, 3], "evens": 2, "odds": 3, "points_to": "odd",
+              "to_paper": 3}
+    panel.update({"scene": 2, "lead": "Bo", "phase": "wagers", "history": [record], "papers": {"even": 0, "odd": 3},
+                  "suspects": {"even": {"name": "Ash Harbor"}, "odd": {"name": "Velvet Harbor"}}})
+    assert panel.papers.sides == [("Even", "Ash Harbor", 0), ("Odd", "Velvet Harbor", 3)]
+    assert panel.roll.faces == [2, 5, 5, 2, 3] and panel.roll.height > 0
+    assert "Scene 1's roll" in panel.roll_title.text
+
+
+def _open_reveal(app, faces):
+    reveal = overlays.Reveal("Revealed together", [], faces=faces)
+    app.show_overlay(reveal)
+    return reveal
+
+
+def _turning(reveal) -> bool:
+    """Some card has not finished turning: its face is not written yet, or it is still squeezed."""
+    return any(not _face_shown(card) or card.squeeze != 1.0 for card in reveal.cards)
+
+
+def _face_shown(card) -> bool:
+    """Whether a card shows its face (main's cards had no ``turned``: their face was their label)."""
+    return getattr(card, "turned", card.label.text == card.face)
+
+
+def _tap(widget):
+    x, y = widget.to_window(*widget.center)
+    drive.tap_at(x, y)
+    drive.pump(1)
+
+
+def test_a_reveal_turns_over_in_under_600_ms_and_a_tap_shows_every_face_at_once(app):
+    overlays.ANIMATION_SCALE["value"] = 1.0
+    try:
+        reveal = _open_reveal(app, {"Joe": "Gray", "Bee": "Black (Third Man)"})
+        opened = time.monotonic()
+        drive.pump(1)
+        assert _turning(reveal) and not any(_face_shown(card) for card in reveal.cards)  # backs first
+        slowest = 0.0
+        while _turning(reveal) and time.monotonic() - opened < 2:
+            t = time.monotonic()
+            drive.pump(1)
+            slowest = max(slowest, time.monotonic() - t)
+        took = time.monotonic() - opened
+        assert not _turning(reveal) and took < 0.6 + 2 * slowest, (took, slowest)
+        assert overlays.flip_seconds() < 0.6
+        assert [card.picture.colour for card in reveal.cards] == ["Gray", "Black"]  # drawn as the cards
+        assert [card.label.text for card in reveal.cards] == ["", "(Third Man)"]  # the colour is not said twice
+        reveal.close()
+
+        closed = []
+        reveal = overlays.Reveal("Revealed together", [], faces={"Ann": "1 on Odd", "Bo": "2 on Even"},
+                                 on_close=lambda: closed.append(1))
+        app.show_overlay(reveal)
+        drive.pump(1)
+        assert _turning(reveal)
+        _tap(reveal.cards[0])  # first tap: every face at once, still open
+        assert not _turning(reveal) and [c.label.text for c in reveal.cards] == ["1 on Odd", "2 on Even"]
+        assert reveal in app.overlays and not closed
+        _tap(reveal.cards[1])  # second tap: back to the game
+        assert reveal not in app.overlays and closed == [1]
+    finally:
+        overlays.ANIMATION_SCALE["value"] = 0
+
+
+def _secrets(session) -> set[str]:
+    """Every text some player may see that the table may not."""
+    public = json.dumps(session.view(None), default=str)
+    found: set[str] = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, str) and len(value) > 3 and value not in public:
+            found.add(value)
+
+    for player in [p["player"] for p in session.view(None).get("players") or []]:
+        walk(session.view(player).get("me"))
+    return found
+
+
+def test_the_promise_hollows_panel_draws_nothing_secret(app):
+    app.start_game("promise-hollows", {"seed": 5})
+    runner, rng = app.runner, random.Random(5)
+    from kiosk.rules import RuleError, bot
+
+    challenges = 0
+    for step in range(400):
+        if runner.outcome is not None:
+            break
+        prompts = [p for p in runner.awaiting() if not p.optional] or runner.awaiting()
+        try:
+            runner.propose(bot.fill(rng.choice(prompts), rng))
+        except RuleError:
+            continue
+        for o in list(app.overlays):
+            o.dismiss()
+        if step % 4:
+            continue
+        drive.pump(1)
+        public = runner.session.view(None)
+        text = _texts(app.play.panel)
+        leaked = [s for s in _secrets(runner.session) if s in text]
+        assert not leaked, leaked
+        shown = ((public.get("scene") or {}).get("challenge") or {}).get("cards") or {}
+        for card in (w for w in drive.walk(app.play.panel) if isinstance(w, art.ChallengeCard)):
+            challenges += 1
+            if card.face_up:
+                assert shown.get(card.owner) == card.colour, "a card face up before the rules turned it"
+    assert challenges, "no challenge was drawn: this seed tests nothing"
+    assert not app.play.panel.failed
+
+
+def test_a_promise_hollows_sheet_is_drawn_as_the_players_hand(app):
+    app.start_game("promise-hollows", {"seed": 4})
+    runner = app.runner
+    _play_until(runner, lambda v: any(p.get("role") for p in v.get("players") or []), random.Random(4))
+    who = runner.players()[0]
+    mine = runner.session.view(who)
+    look = overlays.PrivateLook(who, [("Me", "x")], mine=mine)
+    app.show_overlay(look)
+    look._open()
+    drive.pump(2)
+    cards = [w for w in drive.walk(look) if isinstance(w, art.ChallengeCard)]
+    assert sorted(c.colour for c in cards) == ["Black", "Gray", "White"]
+    assert "Private Die" in _texts(look) and "Role:" in _texts(look)
+    look.dismiss()
+    drive.pump(1)
+    assert not list(drive.walk(look.box))[1:], "something private stayed on a widget"
