@@ -36,6 +36,11 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """'1 point', '3 points': a count with its noun, never 'point(s)' on a screen."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 class RuleError(Exception):
     """An action the rules refuse. ``rule`` names the rule it breaks."""
 

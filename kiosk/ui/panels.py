@@ -19,6 +19,8 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup as esc
 
+from kiosk.rules.core import plural
+
 from . import art, theme
 from .fields import show
 from .theme import Text, px, show_texts
@@ -188,11 +190,6 @@ PHASES = {
 def phase_words(key: Any) -> str:
     key = str(key or "")
     return PHASES.get(key, key.replace("_", " "))
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """'1 point', '3 points': a count with its noun, never 'point(s)'."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def card_text(card: str | None) -> str:

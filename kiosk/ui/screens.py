@@ -23,6 +23,8 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc, get_hex_from_color
 
+from kiosk.rules.core import plural
+
 from . import theme
 from .fields import (ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled,
                      suggestion_for)
@@ -159,11 +161,6 @@ class HomeScreen(Screen):
         box.add_widget(grid)
         if compact:
             box.add_widget(BoxLayout())  # the cards stay under the list, the room left below them
-
-
-def plural(count: int, word: str) -> str:
-    """``1 move``, ``12 moves``."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def describe_unfinished(info, title: str, now: float | None = None) -> str:

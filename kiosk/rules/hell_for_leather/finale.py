@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import Action, Event, Field, Prompt, RuleError
+from ..core import Action, Event, Field, Prompt, RuleError, plural
 from .actions import Entrance, Epilogue, Intent, Reward, TakeCup
 from .charts import (
     CURSE, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP, drive_dice, drive_name,
@@ -34,8 +34,8 @@ def reach_objective(state: GameState, team_index: int) -> list[Event]:
         cup = members.index(holder) if holder in members else 0
         sides.append(FinaleSide(members=members, heat=t.heat, bonus=bonus, cup=cup))
     state.finale = Finale(sides=sides, leader=team_index, rewards_left=rewards, active=team_index)
-    events.append(Event(f"Unspent VP are thrown away and the Hunters are called off. {team.name} earns {rewards} "
-                        f"reward(s) ({state.goal_target} - {loser.goals_done}).", kind="finale"))
+    events.append(Event(f"Unspent VP are thrown away and the Hunters are called off. {team.name} earns "
+                        f"{plural(rewards, 'reward')} ({state.goal_target} - {loser.goals_done}).", kind="finale"))
     if rewards:
         state.phase = "rewards"
         state.cue = f"{team.name}: spend each reward; every reward spent also lowers your own Heat by 1."
@@ -309,7 +309,8 @@ def finale_death(state: GameState, player: str, why: str) -> list[Event]:
     if not any(alive(state, p) for p in f.sides[lost].members):
         f.winner = 1 - lost
         winners = [p for p in f.sides[f.winner].members if alive(state, p)]
-        events.append(Event(f"Only {', '.join(winners)} remain(s). The crowd roars.", kind="end"))
+        events.append(Event(f"Only {', '.join(winners)} {'remains' if len(winners) == 1 else 'remain'}. "
+                              "The crowd roars.", kind="end"))
         return events + start_epilogue(state, None, winners)
     for s in f.sides:
         s.heat = FINALE_HEAT

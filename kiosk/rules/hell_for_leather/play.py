@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from ..core import Action, Event, Field, Prompt, RuleError
+from ..core import Action, Event, Field, Prompt, RuleError, plural
 from . import finale as fin
 from .actions import (
     AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, DeclareSkill,
@@ -106,7 +106,8 @@ def awaiting(state: GameState) -> list[Prompt]:
         extra = pend.effects.count("trauma") - 1
         choices = [pend.responsible] + teammates(state, pend.responsible)
         return [Prompt(pend.responsible, "assign_traumas",
-                       f"The Curse brings {extra} more Trauma(s): take them or hand them to teammates",
+                       f"The Curse brings {plural(extra, 'more Trauma', 'more Traumas')}: take {'it' if extra == 1 else 'them'} or "
+                       f"hand {'it' if extra == 1 else 'them'} to teammates",
                        [Field("to", "list", choices=choices, min=extra, max=extra,
                               rule="extra Traumas go to you or living teammates")])]
     if phase == "goal":
@@ -359,7 +360,7 @@ def commit_felony(state: GameState) -> list[Event]:
         extra = max(0, drive_dice(c.position - grade) - drive_dice(c.position))
         c.plan += [c.narrator] * extra
         c.kinds += ["drive"] * extra
-        events.append(Event(f"The Felony lifts {c.narrator}'s Drive {grade} level(s) to "
+        events.append(Event(f"The Felony lifts {c.narrator}'s Drive {plural(grade, 'level')} to "
                             f"{drive_name(c.position - grade)}: {extra} more d10; the Felony dice only graded the "
                             "crime.", kind="felony"))
     return events
