@@ -80,12 +80,46 @@ def font_file(label) -> str | None:
     return path if path and os.path.exists(path) else None
 
 
+FONT_TAG = re.compile(r"\[font=([^\]]*)\]|\[/font\]")
+
+
+def _font_path(name: str) -> str | None:
+    """A markup font name as Kivy resolves it: a registered name, or a file."""
+    from kivy.core.text import LabelBase
+
+    registered = LabelBase._fonts.get(name)
+    path = registered[0] if registered else name
+    return path if path and os.path.exists(path) else None
+
+
+def runs_by_font(label) -> list[tuple[str | None, str]]:
+    """(font file, characters) for each run of a label's text: markup's ``[font=X]`` switches
+    the font for its run, as Kivy draws it, so a suit in the symbols font is not missing."""
+    base = font_file(label)
+    if not getattr(label, "markup", False):
+        return [(base, label.text)]
+    runs: list[tuple[str | None, str]] = []
+    stack = [base]
+    at = 0
+    for tag in FONT_TAG.finditer(label.text):
+        runs.append((stack[-1], label.text[at:tag.start()]))
+        if tag.group(1) is not None:
+            stack.append(_font_path(tag.group(1)) or stack[-1])
+        elif len(stack) > 1:
+            stack.pop()
+        at = tag.end()
+    runs.append((stack[-1], label.text[at:]))
+    return [(path, MARKUP.sub("", text).replace("&bl;", "[").replace("&br;", "]").replace("&amp;", "&"))
+            for path, text in runs]
+
+
 def missing_glyphs(label) -> str:
-    path = font_file(label)
-    if path is None:
-        return ""
-    have = _cmap(path)
-    return "".join(sorted({c for c in plain(label) if not c.isspace() and ord(c) not in have}))
+    gaps: set[str] = set()
+    for path, text in runs_by_font(label):
+        if path is not None:
+            have = _cmap(path)
+            gaps |= {c for c in text if not c.isspace() and ord(c) not in have}
+    return "".join(sorted(gaps))
 
 
 def rendered_lines(label) -> list[str]:
@@ -349,20 +383,25 @@ def test_the_checks_catch_a_clipped_button_a_broken_word_a_missing_glyph_and_a_b
     squeezed.tag = "probe:squeezed"
     suits = Big("Redraw ♠♥", size_hint_y=None)
     suits.tag = "probe:suits"
+    from kiosk.ui.art import SYMBOLS
+
+    drawn = Big(f"Redraw [font={SYMBOLS}]♣♦[/font]", size_hint_y=None)  # suits in the symbols font
+    drawn.tag = "probe:drawn-suits"
     below = Big("Confirm")
     below.tag = "prompt:confirm"
     narrow = Big("Secrets", size_hint=(None, None), width=theme.px(60), height=theme.px(56))
     narrow.tag = "probe:narrow"
     tall = Big("", size_hint_y=None, height=size[1] * 3)
     tall.tag = "probe:tall"
-    for w in (squeezed, narrow, suits, tall, below):
+    for w in (squeezed, narrow, suits, drawn, tall, below):
         box.add_widget(w)
     app.play.prompt_scroll.scroll_y = 1
     found = "\n".join(set(problems(app, size)) - before)
-    for w in (squeezed, narrow, suits, tall, below):
+    for w in (squeezed, narrow, suits, drawn, tall, below):
         box.remove_widget(w)
     app.go_home()
     assert "'probe:squeezed' clipped" in found
     assert "'probe:narrow' clipped: a word broken across lines" in found  # the old top bar's "Secret / s"
     assert "no glyph for '♠♥'" in found
+    assert "♣" not in found and "♦" not in found  # a [font=...] run is checked against its own font
     assert "'prompt:confirm' below the fold" in found or "'prompt:confirm' outside" in found
