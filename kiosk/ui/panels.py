@@ -223,6 +223,11 @@ def suits_markup(up: str | None) -> str:
     return ", ".join(f"{art.suit_markup(ch)} {SUITS.get(ch, esc(ch))}" for ch in (up or "")) or "none yet"
 
 
+def possessive(name: str) -> str:
+    """"Jason's", but "Hell's Outriders'" for a name that ends in s."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def dice_count(n: int) -> str:
     """'1 die', '4 dice': a count of dice in words."""
     return plural(n, "die", "dice")
@@ -299,7 +304,7 @@ class HellForLeatherPanel(GenericPanel):
     def show_tray(self, tray) -> None:
         """The tray's reading changed (or the game's Heat did): say whether the stack matches."""
         if self.on_table:
-            self.heat.show(self.on_table["dice"], self.on_table["status"], f"{self.on_table['whose']}'s stack",
+            self.heat.show(self.on_table["dice"], self.on_table["status"], f"{possessive(self.on_table['whose'])} stack",
                            tray.heat if tray else None)
 
     def __init__(self, **kw) -> None:

@@ -332,3 +332,10 @@ def test_a_promise_hollows_sheet_is_drawn_as_the_players_hand(app):
     look.dismiss()
     drive.pump(1)
     assert not list(drive.walk(look.box))[1:], "something private stayed on a widget"
+
+
+def test_a_team_name_ending_in_s_takes_a_plain_apostrophe():
+    from kiosk.ui.panels import possessive
+
+    assert possessive("Hell's Outriders") == "Hell's Outriders'"  # the panel said "Outriders's stack"
+    assert possessive("Jason") == "Jason's"
