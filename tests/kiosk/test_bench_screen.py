@@ -6,7 +6,6 @@ one "Done: record" tap per step, and ends with the pass/fail report saved to a f
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
@@ -14,15 +13,9 @@ pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a d
 
 
 def _wait(condition, seconds: float = 60.0) -> bool:
-    from kiosk import drive
+    from .uiplay import wait_for
 
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        drive.pump(1)
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
+    return wait_for(condition, seconds)
 
 
 def _operator(app) -> None:

@@ -14,18 +14,14 @@ from kiosk.store import SessionInfo
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 
-from .uiplay import bot_step, close_overlays, pin_in  # noqa: E402
+from .uiplay import back_home, bot_step, pin_in  # noqa: E402
 
 GAMES = ("promise-hollows", "hell-for-leather", "even-odd", "clincher")
 
 
 @pytest.fixture(autouse=True)
 def home(app):
-    close_overlays(app)
-    for o in list(app.overlays):
-        o.dismiss()
-    drive.pump(1)
-    app.go_home()
+    back_home(app)
     drive.pump(1)
     yield
 

@@ -9,7 +9,6 @@ backends.
 from __future__ import annotations
 
 import os
-import time
 
 import pytest
 
@@ -47,15 +46,9 @@ def test_a_bad_change_is_refused_and_the_file_is_left_as_it_was(tmp_path):
 
 
 def _wait(condition, seconds: float = 10.0) -> bool:
-    from kiosk import drive
+    from .uiplay import wait_for
 
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        drive.pump(1)
-        if condition():
-            return True
-        time.sleep(0.01)
-    return condition()
+    return wait_for(condition, seconds)
 
 
 @pytest.fixture

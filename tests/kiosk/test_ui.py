@@ -12,16 +12,12 @@ pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a d
 
 from kiosk.ui.fields import readable  # noqa: E402
 
-from .uiplay import PIN, bot_step, close_overlays, hold_gray, open_operator, pin_in, play_game  # noqa: E402
+from .uiplay import back_home, PIN, bot_step, close_overlays, hold_gray, open_operator, pin_in, play_game  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
 def home(app):
-    close_overlays(app)
-    for o in list(app.overlays):
-        o.dismiss()
-    drive.pump(1)
-    app.go_home()
+    back_home(app)
     drive.pump(1)
     yield
 

@@ -8,6 +8,7 @@ screen for secrets, or pressing a player's pad on the simulated table.
 from __future__ import annotations
 
 import random
+import time
 
 from hardware.events import ButtonColour
 from kiosk import adapters, drive
@@ -71,6 +72,18 @@ def back_home(app) -> None:
     if app.sim_panel is not None:
         app.toggle_sim()
     app.go_home()
+
+
+def wait_for(condition, seconds: float = 10.0) -> bool:
+    """Run frames until ``condition()`` holds or ``seconds`` pass (for work on other threads:
+    a serial tray, a bench walk); the condition's last answer."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        drive.pump(1)
+        if condition():
+            return True
+        time.sleep(0.01)
+    return condition()
 
 
 def hold_gray(app, pad: int, seconds: float = 1.2) -> None:
