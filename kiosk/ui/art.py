@@ -24,7 +24,7 @@ from typing import Any
 from kivy.core.text import Label as CoreLabel
 from kivy.core.text import LabelBase
 from kivy.graphics import Color, Ellipse, Line, Mesh, PopMatrix, PushMatrix, Rectangle, Rotate, RoundedRectangle, \
-    Triangle
+    Translate, Triangle
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
@@ -176,15 +176,31 @@ def _clip_diag(x: float, y: float, w: float, h: float, k: float, slope: int) -> 
 
 
 class Drawn(Widget):
-    """A widget that draws itself from what ``show`` was last given, again when it moves or resizes."""
+    """A widget that draws itself from what ``show`` was last given, again when it resizes.
+
+    A move is not a redraw: the drawing stays as it was made and a translation carries it
+    to the new place. A panel's objects move whenever a line above them changes height, and
+    building their instructions again on every move cost about half a millisecond of each
+    die landing or wager lock (benchmarks/kiosk_latency.py)."""
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
-        self.fbind("pos", self._redraw)
+        with self.canvas.before:
+            PushMatrix()
+            self._shift = Translate(0, 0)
+        with self.canvas.after:
+            PopMatrix()
+        self._drawn_at = (0.0, 0.0)
+        self.fbind("pos", self._moved)
         self.fbind("size", self._redraw)
+
+    def _moved(self, *_) -> None:
+        self._shift.xy = (self.x - self._drawn_at[0], self.y - self._drawn_at[1])
 
     def _redraw(self, *_) -> None:
         self.canvas.clear()
+        self._drawn_at = (self.x, self.y)
+        self._shift.xy = (0, 0)
         if self.width < 4 or self.height < 4:
             return
         with self.canvas:
