@@ -23,7 +23,7 @@ from typing import Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.core.text import LabelBase
-from kivy.graphics import Color, Ellipse, Line, Mesh, PopMatrix, PushMatrix, Rectangle, Rotate, RoundedRectangle, \
+from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, PopMatrix, PushMatrix, Rectangle, Rotate, RoundedRectangle, \
     Translate, Triangle
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
@@ -507,36 +507,66 @@ class D10(Drawn):
 
 class LandedDice(Drawn):
     """A conflict's landed d10s side by side, all in one drawing: a landing redraws this
-    one widget and lays nothing out again (a die landing must show as fast as before)."""
+    one widget and lays nothing out again (a die landing must show as fast as before).
+    A die that lands beside the others at the same size is drawn on its own, and the
+    caption above them is its own group: the dice already down are not drawn again."""
 
     def __init__(self, **kw) -> None:
         self.dice: list[tuple] = []
         self.caption = ""
+        self._head = Canvas()
+        self._row = Canvas()
+        self._geometry: tuple | None = None
         super().__init__(**kw)
 
     def show(self, dice: list[dict], caption: str = "") -> None:
         """``caption`` (how many are down and to come) is drawn above the dice, from cached text."""
         new = [(d.get("face"), str(d.get("zone")), str(d.get("result") or "")) for d in dice]
-        if (new, caption) != (self.dice, self.caption):
-            self.dice, self.caption = new, caption
+        if (new, caption) == (self.dice, self.caption):
+            return
+        old = self.dice
+        self.dice, self.caption = new, caption
+        if self._geometry is None or new[:len(old)] != old or not old or self._measure() != self._geometry \
+                or (not self._head.children) != (not caption) or self._drawn_at != (self.x, self.y):
             self._redraw()
+            return
+        self._head.clear()
+        self._draw_caption(self._head)
+        for i in range(len(old), len(new)):
+            self._draw_die(self._row, i)
 
-    def draw(self) -> None:
+    def _measure(self) -> tuple:
+        """(head, slot, label, s): where the dice go; the same for one more die unless the row is full."""
         head = theme.px(20) if self.caption else 0
-        if self.caption:
-            tex = _texture(self.caption, theme.px(20), True)
-            k = min(1.0, self.width / max(1, tex.width))
+        slot = min(theme.px(64), self.width / max(1, len(self.dice)))
+        label = max(theme.px(12), min(theme.px(16), slot * 0.26))
+        return head, slot, label, min(self.height - head - theme.px(4) - label * 2.4, slot * 0.9), self.size[:]
+
+    def _draw_caption(self, group) -> None:
+        if not self.caption:
+            return
+        head = theme.px(20)
+        tex = _texture(self.caption, head, True)
+        k = min(1.0, self.width / max(1, tex.width))
+        with group:
             Color(*theme.INK)
             Rectangle(texture=tex, size=(tex.width * k, tex.height * k),
                       pos=(int(self.x), int(self.top - head / 2 - tex.height * k / 2)))
-        if not self.dice:
-            return
-        slot = min(theme.px(64), self.width / len(self.dice))
-        label = max(theme.px(12), min(theme.px(16), slot * 0.26))
-        s = min(self.height - head - theme.px(4) - label * 2.4, slot * 0.9)
-        for i, (face, zone, result) in enumerate(self.dice):
+
+    def _draw_die(self, group, i: int) -> None:
+        head, slot, label, s, _ = self._geometry or self._measure()
+        face, zone, result = self.dice[i]
+        with group:
             draw_d10(self.x + slot * (i + 0.5), self.top - head - theme.px(4), s, slot - theme.px(2), label, face,
                      zone, result)
+
+    def draw(self) -> None:
+        self._head = Canvas()  # made inside the widget's canvas (``_redraw``), so they join it
+        self._row = Canvas()
+        self._geometry = self._measure()
+        self._draw_caption(self._head)
+        for i in range(len(self.dice)):
+            self._draw_die(self._row, i)
 
 
 def _verts(points: list[float]) -> list[float]:

@@ -45,13 +45,20 @@ def _texts(widget) -> str:
     return " ".join(str(w.text) for w in drive.walk(widget) if hasattr(w, "text"))
 
 
+def _every_instruction(group) -> list:
+    out = []
+    for child in group.children:
+        out += _every_instruction(child) if hasattr(child, "children") else [child]
+    return out
+
+
 def _shapes(widget):
     """(x, y, w, h) on the screen of every filled shape an object drew (rectangles, rounded
     ones, ellipses): where it was drawn, carried by the translation a move adds."""
     from kivy.graphics import Ellipse, Rectangle, RoundedRectangle
 
     dx, dy = widget._shift.xy if hasattr(widget, "_shift") else (0, 0)
-    for ins in widget.canvas.children:
+    for ins in _every_instruction(widget.canvas):  # a drawing may keep parts in groups of its own
         if isinstance(ins, (Rectangle, RoundedRectangle, Ellipse)):
             yield (ins.pos[0] + dx, ins.pos[1] + dy, *ins.size)
 
@@ -59,7 +66,7 @@ def _shapes(widget):
 def _shapes_and_meshes(widget):
     from kivy.graphics import Mesh
 
-    return [i for i in widget.canvas.children if isinstance(i, Mesh)]
+    return [i for i in _every_instruction(widget.canvas) if isinstance(i, Mesh)]
 
 
 def _objects():
@@ -355,3 +362,22 @@ def test_a_drawn_object_that_moves_is_carried_not_drawn_again(app):
     card.size = (120, 170)
     assert list(card.canvas.children) != made, "a new size must draw again"
     assert all(card.x - 3 <= x and x + w <= card.right + 3 for x, y, w, h in _shapes(card))
+
+
+def test_a_die_landing_draws_only_the_new_die_and_looks_the_same_as_a_fresh_drawing(app):
+    dice = [{"face": 3, "zone": "inside", "result": "Merit"}, {"face": 7, "zone": "outside", "result": "Risk"},
+            {"face": 0, "zone": "touching", "result": ""}]
+    landed = art.LandedDice(size=(300, 120), pos=(10, 10))
+    landed.show(dice[:1], "1 die down")
+    first = _every_instruction(landed._row)
+    for n in (2, 3):
+        landed.show(dice[:n], f"{n} dice down")
+    assert _every_instruction(landed._row)[:len(first)] == first, "the dice already down were drawn again"
+    fresh = art.LandedDice(size=(300, 120), pos=(10, 10))
+    fresh.show(dice, "3 dice down")
+
+    def looks(w):
+        return [(type(i).__name__, tuple(getattr(i, "pos", ())), tuple(getattr(i, "size", ())),
+                 tuple(getattr(i, "rgba", ()))) for i in _every_instruction(w.canvas)]
+
+    assert looks(landed) == looks(fresh)
