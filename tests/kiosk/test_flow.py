@@ -244,8 +244,121 @@ def _bench():
 
 
 @pytest.mark.parametrize("game, most", [("hell-for-leather", 40), ("even-odd", 25), ("clincher", 15),
-                                        ("promise-hollows", 170)])
+                                        ("promise-hollows", 80)])
 def test_taps_to_the_first_scene_stay_within_bounds(app, game, most):
     counts = _bench().opening(app, game, seed=2)
     assert counts["taps"] < most, counts
     assert counts["typed"] == 0, counts  # every text came with a suggestion the table kept
+
+
+# -- Promise Hollows' shortcuts: a naming turn at one tap, one private visit per player ------
+
+
+def _texts_on(widget) -> str:
+    """Every text a widget tree shows, one string (what a player could read there)."""
+    return " ".join(str(getattr(w, "text", "")) for w in drive.walk(widget))
+
+
+def _hollows_until(app, reached, seed: int = 3, skip: tuple[str, ...] = ()) -> None:
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        if reached(app.runner):
+            return
+        assert bot_step(app, rng, skip=skip) is not None
+    raise AssertionError("the game never got there")
+
+
+def _naming_with(app, least: int) -> None:
+    """Play Promise Hollows to a naming turn whose die is rolled with ``least`` or more names left."""
+    def there(runner):
+        naming = runner.session.view(None)["naming"]
+        return naming is not None and naming["roll"] is not None and naming["left"] >= least
+
+    import random
+
+    rng = random.Random(5)
+    for _ in range(400):
+        if there(app.runner):
+            return
+        awaited = [p for p in app.runner.awaiting() if not p.optional]
+        if [p.action for p in awaited] == ["roll_for_names"]:  # the table rolls a high names die
+            app.runner.propose({"type": "roll_for_names", "player": awaited[0].player, "roll": 5})
+        else:
+            assert bot_step(app, rng, skip=("add_detail",)) is not None
+    raise AssertionError("no naming turn")
+
+
+def test_a_naming_turn_writes_all_its_names_at_one_tap_on_the_cards_shown(app):
+    _start(app, "promise-hollows")
+    _naming_with(app, least=5)
+    drive.pump(1)
+    view = app.runner.session.view(None)
+    turn, before = view["naming"], len(app.runner.session.log)
+    empty = [s["name"] for s in view["systems"] if not s["names"]]
+    form = app.play._names_form
+    shown = [(where.value, text.box.text) for text, where in form.rows]
+    assert len(shown) == turn["left"] == 5
+    assert len({name.lower() for _, name in shown}) == 5 and all(name.strip() for _, name in shown)
+    assert set(empty) <= {card for card, _ in shown}  # every System still without a name gets one
+    assert drive.find("names:confirm").text == "Write these 5 names"
+    drive.press("names:confirm")  # the one tap
+    log = app.runner.session.log[before:]
+    assert [(a.type, a.player) for a in log] == [("add_name", turn["player"])] * 5
+    assert [(a.system, a.name) for a in log] == shown
+    after = app.runner.session.view(None)
+    for card, name in shown:
+        assert name in next(s["names"] for s in after["systems"] if s["name"] == card)
+
+
+def test_a_refused_name_in_a_naming_turn_stops_there_and_loses_none_of_the_rest(app):
+    _start(app, "promise-hollows")
+    _naming_with(app, least=3)
+    drive.pump(1)
+    from kiosk.rules.promise_hollows.model import INVESTIGATOR_NAME
+
+    taken = INVESTIGATOR_NAME  # a name the town has already: the rules refuse it
+    form = app.play._names_form
+    form.rows[1][0].box.text = taken
+    wanted = [(where.value, text.box.text) for text, where in form.rows]
+    before = len(app.runner.session.log)
+    drive.press("names:confirm")
+    assert [(a.system, a.name) for a in app.runner.session.log[before:]] == wanted[:1]  # the first went in
+    assert taken in app.play.error.text  # the rules' reason, on screen
+    form = app.play._names_form  # drawn again for the names left: the refused one and the rest, as they were
+    assert [(where.value, text.box.text) for text, where in form.rows] == wanted[1:]
+
+
+def test_one_private_visit_answers_a_players_crime_roll_then_private_self_and_shows_nothing_to_the_table(app):
+    from .uiplay import prove_it_is
+
+    _start(app, "promise-hollows")
+
+    def crime_waits(runner):
+        return any(p.action == "roll_for_crime" for p in runner.awaiting())
+
+    _hollows_until(app, crime_waits, skip=("roll_for_crime",))
+    drive.pump(1)
+    who = next(p.player for p in app.runner.awaiting() if p.action == "roll_for_crime")
+    others = [p for p in app.runner.players() if p != who]
+    before = len(app.runner.session.log)
+    drive.press(f"secret:{who}")
+    prove_it_is(app, who)
+    drive.press("private:show")
+    look = app.overlays[-1]
+    drive.press("dice:roll")
+    drive.press("private:lock")
+    assert app.overlays and app.overlays[-1] is look, "the visit goes on to the private self"
+    assert look.prompt.action == "write_private_self" and look.prompt.player == who
+    assert not drive.find_all("private:show"), "no second pass of the screen: the same player is looking"
+    hurt = look.inputs["hurt"].box.text
+    assert hurt and hurt not in _texts_on(app.play)  # the shared screen under it shows none of it
+    drive.press(f"enemy={others[0]!r}")
+    drive.press("private:lock")
+    assert look not in app.overlays  # nothing else of theirs waits: the visit ends
+    log = app.runner.session.log[before:]
+    assert [(a.type, a.player) for a in log] == [("roll_for_crime", who), ("write_private_self", who)]
+    assert app.runner.session.state.people[who].private.hurt == hurt  # their answer, to them
+    assert hurt not in _texts_on(app.play)
+    assert hurt not in str(app.runner.session.view(None))
