@@ -119,6 +119,16 @@ def _prove(app, count: Counter, player: str) -> None:
     uiplay.prove_it_is(app, player)
 
 
+def _fill_and_lock(app, count: Counter, look, data: dict, rng: random.Random) -> None:
+    """Answer the secret prompt open in ``look`` and lock it in (a roll that is all it asks
+    is locked by "Roll for me" itself)."""
+    before, asked = len(app.runner.session.log), look.prompt
+    for f in asked.fields:
+        _set_field(count, f, data[f.name], look.inputs[f.name], rng)
+    if len(app.runner.session.log) == before and look.prompt is asked:
+        count.press("private:lock")
+
+
 def _answer(app, count: Counter, prompt, rng: random.Random) -> None:
     from kiosk import drive
     from kiosk.rules import bot
@@ -129,18 +139,13 @@ def _answer(app, count: Counter, prompt, rng: random.Random) -> None:
         _prove(app, count, prompt.player)
         count.press("private:show")
         look = app.overlays[-1]
-        for f in prompt.fields:
-            _set_field(count, f, data[f.name], look.inputs[f.name], rng)
         answered = look.prompt
-        count.press("private:lock")
+        _fill_and_lock(app, count, look, data, rng)
         while app.overlays and app.overlays[-1] is look and look.prompt is not answered and look.prompt:
             # the same visit goes on to the player's next waiting secret (a Crime roll, then the private self)
             answered = look.prompt
             count.chained.append(answered.action)
-            more = bot.fill(answered, rng)
-            for f in answered.fields:
-                _set_field(count, f, more[f.name], look.inputs[f.name], rng)
-            count.press("private:lock")
+            _fill_and_lock(app, count, look, bot.fill(answered, rng), rng)
         if app.overlays and app.overlays[-1] is look:  # refused: the look stays open with the reason
             count.press("private:hide")
         return
@@ -155,8 +160,11 @@ def _answer(app, count: Counter, prompt, rng: random.Random) -> None:
         if not prompt.fields:
             return
     confirm = drive.find_all("prompt:confirm")  # this prompt's own button (a one-tap answer has none)
+    before = len(app.runner.session.log)
     for f in prompt.fields:
         _set_field(count, f, data[f.name], app.play.inputs[f.name], rng)
+    if len(app.runner.session.log) > before:
+        return  # answered already ("Roll for me" when the roll is all it asks)
     if confirm and confirm[0].get_root_window() is not None:
         count.press(confirm[0])
 

@@ -434,6 +434,8 @@ class PrivateLook(Overlay):
             inner.add_widget(Text(self.prompt.text, size=20, bold=True))
             for f in self.prompt.fields:
                 widget = for_field(f)
+                if len(self.prompt.fields) == 1 and f.kind == "list":
+                    widget.submit_to(self._lock)  # a roll is all it asks: "Roll for me" locks it in
                 self.inputs[f.name] = widget
                 inner.add_widget(widget)
             self.error = Text("", size=17, color=theme.BAD)

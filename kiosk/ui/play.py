@@ -406,9 +406,10 @@ class PlayScreen(Screen):
             heading = esc(text)
         box.add_widget(self._label("text", heading, size=24, bold=True))
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
+        roll_only = len(prompt.fields) == 1 and prompt.fields[0].kind == "list"  # "Roll for me" answers it
         for f in prompt.fields:
             widget = self._input_for(f)
-            widget.submit_to((lambda p=prompt: self.submit(p)) if single else None)
+            widget.submit_to((lambda p=prompt: self.submit(p)) if single or roll_only else None)
             self.inputs[f.name] = widget
             box.add_widget(widget)
         if prompt.action == "count" and self.runner.engine.game == "hell-for-leather":

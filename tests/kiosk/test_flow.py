@@ -347,8 +347,8 @@ def test_one_private_visit_answers_a_players_crime_roll_then_private_self_and_sh
     prove_it_is(app, who)
     drive.press("private:show")
     look = app.overlays[-1]
-    drive.press("dice:roll")
-    drive.press("private:lock")
+    drive.press("dice:roll")  # the roll is all it asks: rolled and locked in at one tap
+    assert [(a.type, a.player) for a in app.runner.session.log[before:]] == [("roll_for_crime", who)]
     assert app.overlays and app.overlays[-1] is look, "the visit goes on to the private self"
     assert look.prompt.action == "write_private_self" and look.prompt.player == who
     assert not drive.find_all("private:show"), "no second pass of the screen: the same player is looking"
@@ -362,3 +362,28 @@ def test_one_private_visit_answers_a_players_crime_roll_then_private_self_and_sh
     assert app.runner.session.state.people[who].private.hurt == hurt  # their answer, to them
     assert hurt not in _texts_on(app.play)
     assert hurt not in str(app.runner.session.view(None))
+
+
+def test_roll_for_me_answers_a_prompt_that_asks_only_for_the_roll_and_faces_by_hand_still_wait(app):
+    _start(app, "promise-hollows")
+
+    def colour_waits(runner):
+        return any(p.action == "roll_color" for p in runner.awaiting())
+
+    _hollows_until(app, colour_waits, skip=("roll_color",))
+    drive.pump(1)
+    public = [p for p in app.runner.awaiting() if not p.secret and not p.optional]
+    mine = next(p for p in public if p.action == "roll_color")
+    if len(public) > 1:
+        drive.press(f"act:{public.index(mine)}")
+    before = len(app.runner.session.log)
+    drive.press("dice=3")
+    drive.press("dice=4")
+    assert len(app.runner.session.log) == before, "dice touched face by face wait for Confirm"
+    drive.press("dice:remove")
+    drive.press("dice:remove")
+    drive.press("dice:roll")  # one tap: rolled and recorded
+    log = app.runner.session.log[before:]
+    assert [(a.type, a.player) for a in log] == [("roll_color", mine.player)]
+    assert len(log[0].dice) == 3 and all(1 <= d <= 6 for d in log[0].dice)
+    assert app.runner.session.view(None)["players"][app.runner.players().index(mine.player)]["color"] == sum(log[0].dice)
