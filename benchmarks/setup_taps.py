@@ -15,8 +15,8 @@ The table it imitates is in a hurry and happy with what the screen offers:
 * a secret answer is given on the shared screen, passed to its player (they prove who
   they are by holding Gray on their pad: counted as a pad hold, not a tap); when that
   player has another secret waiting once it is locked, the same visit answers it;
-* a Promise Hollows naming turn takes the names the screen offers, all at one tap (a
-  table that tells the town details instead pays a few taps per detail).
+* Promise Hollows' Systems, and each naming turn, take the names the screen offers, all
+  at one tap (a table that tells the town details instead pays a few taps per detail).
 
 "First scene", per game (docs/kiosk.md says the same):
 
@@ -151,8 +151,8 @@ def _answer(app, count: Counter, prompt, rng: random.Random) -> None:
         return
     if drive.find_all("prompt:back"):  # a refused answer left its prompt open: back to the menu
         count.press("prompt:back")
-    if prompt.action in ("add_name", "add_detail") and drive.find_all("names:confirm"):
-        count.press("names:confirm")  # a naming turn: the names offered, all written at one tap
+    if prompt.action in ("add_name", "add_detail", "name_system") and drive.find_all("names:confirm"):
+        count.press("names:confirm")  # the Systems, or a naming turn: the names offered, all at one tap
         return
     public = [p for p in app.runner.awaiting() if not p.secret and not p.optional]
     if len(public) > 1:

@@ -34,7 +34,7 @@ from kiosk.rules.core import plural
 
 from . import theme
 from .fields import for_field, readable, show
-from .naming import NamesAtOnce, naming_turn
+from .naming import NamesAtOnce, naming_turn, systems_turn
 from .overlays import Confirm, PrivateLook, Reveal
 from .panels import SafePanel, dice_count, private_lines
 from .theme import Big, Filled, Framed, Scroll, Text, px
@@ -295,9 +295,13 @@ class PlayScreen(Screen):
         if secret:
             self._draw_locks(box, secret)
         several = len({p.player for p in prompts if not p.secret}) > 1  # then every button says whose it is
-        turn = naming_turn(public, runner.session.view(None, awaiting=False))
+        view = runner.session.view(None, awaiting=False)
+        turn = naming_turn(public, view)
+        systems = systems_turn(public, view)
         if turn is not None:
             self._draw_naming(box, footer, public, *turn)
+        elif systems is not None:
+            self._draw_systems(box, footer, *systems)
         elif len(public) == 1:
             self._draw_prompt(box, public[0], footer)
         elif public:
@@ -325,6 +329,21 @@ class PlayScreen(Screen):
         footer.add_widget(ok)
         self.current_prompt = prompt
 
+    def _draw_systems(self, box, footer, prompt, left: int) -> None:
+        """Promise Hollows' Systems, every one still to name on one screen, suggested; one tap."""
+        view = self.runner.session.view(None, awaiting=False)
+        limit = next((f.max for f in prompt.fields if f.name == "name"), None)
+        of = len(view.get("players") or [])
+        box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
+                                   size=24, bold=True))
+        self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
+        box.add_widget(self._names_form)
+        ok = self._button("names:confirm", "Name this System" if left == 1 else f"Name these {left} Systems",
+                          kind="accent", size=20)
+        ok.handler = lambda p=prompt: self._write_names(p)
+        footer.add_widget(ok)
+        self.current_prompt = prompt
+
     def _write_names(self, prompt) -> None:
         """Hand the form's names to the rules one by one; a refused one (a name the town has
         already) stops there, with the names not yet written put back in the form."""
@@ -333,7 +352,10 @@ class PlayScreen(Screen):
             self.error.text = esc(answers)
             return
         for k, (card, name) in enumerate(answers):
-            problem = self.propose({"type": prompt.action, "player": prompt.player, "system": card, "name": name})
+            data = {"type": prompt.action, "player": prompt.player, "name": name}
+            if card is not None:
+                data["system"] = card
+            problem = self.propose(data)
             if problem:
                 self._names_form.fill(answers[k:])  # the form was drawn again for what is left
                 self.error.text = esc(problem)

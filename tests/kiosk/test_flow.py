@@ -387,3 +387,17 @@ def test_roll_for_me_answers_a_prompt_that_asks_only_for_the_roll_and_faces_by_h
     assert [(a.type, a.player) for a in log] == [("roll_color", mine.player)]
     assert len(log[0].dice) == 3 and all(1 <= d <= 6 for d in log[0].dice)
     assert app.runner.session.view(None)["players"][app.runner.players().index(mine.player)]["color"] == sum(log[0].dice)
+
+
+def test_the_systems_are_named_all_at_one_tap_with_different_names(app):
+    _start(app, "promise-hollows")
+    drive.pump(1)
+    players = app.runner.players()
+    form = app.play._names_form
+    shown = [text.box.text for text, _ in form.rows]
+    assert len(shown) == len(players) and len({n.lower() for n in shown}) == len(players)
+    assert drive.find("names:confirm").text == f"Name these {len(players)} Systems"
+    drive.press("names:confirm")
+    view = app.runner.session.view(None)
+    assert [s["name"] for s in view["systems"]] == shown
+    assert view["phase"] == "naming"
