@@ -13,8 +13,10 @@ The table it imitates is in a hurry and happy with what the screen offers:
   bot's, made by touching its button; die rolls use the screen's "Roll for me" where
   there is one, else each face is touched;
 * a secret answer is given on the shared screen, passed to its player (they prove who
-  they are by holding Gray on their pad: counted as a pad hold, not a tap); when that
-  player has another secret waiting once it is locked, the same visit answers it;
+  they are by holding Gray on their pad: counted as a pad hold, not a tap; where the pad
+  cannot answer that secret the hold alone opens the sheet, else their name is tapped
+  first); when that player has another secret waiting once it is locked, the same visit
+  answers it;
 * Promise Hollows' Systems, and each naming turn, take the names the screen offers, all
   at one tap (a table that tells the town details instead pays a few taps per detail).
 
@@ -119,6 +121,19 @@ def _prove(app, count: Counter, player: str) -> None:
     uiplay.prove_it_is(app, player)
 
 
+def _hold_opens(app, count: Counter, player: str) -> bool:
+    """The player holds Gray on their own pad (no tap): True if that opened their sheet."""
+    from kiosk.ui.overlays import PrivateLook
+    from tests.kiosk import uiplay
+
+    seat = app.runner.players().index(player) + 1
+    if app.controller is None or not app.controller.has_pad(seat) or app.overlays:
+        return False
+    uiplay.hold_gray(app, seat)
+    count.holds += 1
+    return bool(app.overlays) and isinstance(app.overlays[-1], PrivateLook)
+
+
 def _fill_and_lock(app, count: Counter, look, data: dict, rng: random.Random) -> None:
     """Answer the secret prompt open in ``look`` and lock it in (a roll that is all it asks
     is locked by "Roll for me" itself)."""
@@ -135,8 +150,9 @@ def _answer(app, count: Counter, prompt, rng: random.Random) -> None:
 
     data = bot.fill(prompt, rng)
     if prompt.secret:
-        count.press(f"secret:{prompt.player}")
-        _prove(app, count, prompt.player)
+        if not _hold_opens(app, count, prompt.player):  # else: their name, then the hold
+            count.press(f"secret:{prompt.player}")
+            _prove(app, count, prompt.player)
         count.press("private:show")
         look = app.overlays[-1]
         answered = look.prompt

@@ -567,8 +567,12 @@ class PlayScreen(Screen):
         adapter = adapters.for_game(self.runner.engine.game)
         helps = [adapter.pad_help([p for p in secret if p.action == rnd.action]) for rnd in rounds] if has_pads else []
         pads = " ".join(dict.fromkeys(h for h in helps if h)) or None
-        how = ("Or tap your name, then hold Gray on your pad to answer on screen." if has_pads
-               else "Tap your name: the host hands you the screen, where only you look.")
+        if not has_pads:
+            how = "Tap your name: the host hands you the screen, where only you look."
+        elif pads:  # Gray answers on the pad here: a sheet needs the name tapped first
+            how = "Or tap your name, then hold Gray on your pad to answer on screen."
+        else:  # nothing here is a pad press: a hold alone opens the sheet (Controller.on_sheet_hold)
+            how = "Hold Gray on your pad for a second to answer on screen (or tap your name first)."
         box.add_widget(self._label("lock:help", f"{esc(pads)} {how}" if pads else how, size=16, color=theme.DIM))
 
     def _draw_outcome(self, box, footer) -> None:
@@ -688,6 +692,19 @@ class PlayScreen(Screen):
         else:
             self.app.ask_operator(lambda: opened(" (handed over by the host)"),
                                   why=f"Host: PIN to hand the screen to {player}")
+
+    def open_by_hold(self, player: str) -> None:
+        """``player`` held Gray on their own pad (which proves it is them) while a secret of
+        theirs waits that the pad cannot answer: their sheet opens with it, behind the cover,
+        as after a tap on their name and the same hold. Not over anything else on screen
+        (a reveal, someone else's sheet): then the hold does nothing."""
+        if self.runner is None or self.app.overlays:
+            return
+        prompt = next((p for p in self.runner.awaiting() if p.secret and p.player == player), None)
+        if prompt is None:
+            return
+        self.open_private(player, prompt)
+        self.error.text = esc(f"{player}'s sheet was opened.")
 
     def open_private(self, player: str, prompt=None) -> None:
         lines, mine = self._sheet(player)

@@ -244,7 +244,7 @@ def _bench():
 
 
 @pytest.mark.parametrize("game, most", [("hell-for-leather", 40), ("even-odd", 25), ("clincher", 15),
-                                        ("promise-hollows", 80)])
+                                        ("promise-hollows", 60)])
 def test_taps_to_the_first_scene_stay_within_bounds(app, game, most):
     counts = _bench().opening(app, game, seed=2)
     assert counts["taps"] < most, counts
@@ -401,3 +401,60 @@ def test_the_systems_are_named_all_at_one_tap_with_different_names(app):
     view = app.runner.session.view(None)
     assert [s["name"] for s in view["systems"]] == shown
     assert view["phase"] == "naming"
+
+
+def _crime_roll_waits(app, least: int = 1) -> str:
+    """Play Promise Hollows until ``least`` Crime rolls (a secret no pad press answers) wait; whose is the first."""
+    _start(app, "promise-hollows")
+    _hollows_until(app, lambda r: sum(p.action == "roll_for_crime" for p in r.awaiting()) >= least,
+                   skip=("roll_for_crime",))
+    drive.pump(1)
+    return next(p.player for p in app.runner.awaiting() if p.action == "roll_for_crime")
+
+
+def test_a_gray_hold_on_your_own_pad_opens_your_sheet_for_a_secret_no_press_answers(app):
+    from kiosk.ui.overlays import PrivateLook
+
+    from .uiplay import hold_gray
+
+    who = _crime_roll_waits(app)
+    seat = app.runner.players().index(who) + 1
+    assert "Hold Gray on your pad" in _texts_on(app.play)  # the lock board says how
+    app.sim_pads.press(seat, "gray", app.sim_pads._clock())
+    app.sim_pads.release(seat, "gray", app.sim_pads._clock() + 0.3)  # a short press: nothing opens
+    drive.pump(2)
+    assert not app.overlays
+    hold_gray(app, seat)
+    look = app.overlays[-1]
+    assert isinstance(look, PrivateLook) and look.who == who and look.prompt.action == "roll_for_crime"
+    assert drive.find_all("private:show"), "the sheet still opens behind the cover"
+    assert f"{who}'s sheet was opened" in app.play.error.text
+    before = len(app.runner.session.log)
+    drive.press("private:show")
+    drive.press("dice:roll")
+    assert [(a.type, a.player) for a in app.runner.session.log[before:]] == [("roll_for_crime", who)]
+    drive.press("private:hide")
+
+
+def test_a_gray_hold_opens_nothing_over_someone_elses_sheet_or_for_a_player_with_no_secret(app):
+    from kiosk.ui.overlays import PrivateLook
+
+    from .uiplay import hold_gray
+
+    who = _crime_roll_waits(app, least=2)
+    waiting = {p.player for p in app.runner.awaiting() if p.secret}
+    free = [p for p in app.runner.players() if p not in waiting]
+    seat = app.runner.players().index(who) + 1
+    if free:  # a player with no secret waiting: their hold opens nothing
+        hold_gray(app, app.runner.players().index(free[0]) + 1)
+        assert not app.overlays
+    hold_gray(app, seat)
+    look = app.overlays[-1]
+    drive.press("private:show")
+    others = [p for p in waiting if p != who]
+    assert others, "another player's secret waits too"
+    for other in others:  # another player's hold while the sheet is open: it stays theirs, alone
+        hold_gray(app, app.runner.players().index(other) + 1)
+        assert app.overlays[-1] is look and look.who == who
+        assert sum(isinstance(o, PrivateLook) for o in app.overlays) == 1
+    drive.press("private:hide")
