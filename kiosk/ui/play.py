@@ -295,7 +295,8 @@ class PlayScreen(Screen):
         if secret:
             self._draw_locks(box, secret)
         several = len({p.player for p in prompts if not p.secret}) > 1  # then every button says whose it is
-        view = runner.session.view(None, awaiting=False)
+        # only Promise Hollows has naming forms: other games' prompts (a die landing) pay nothing for them
+        view = runner.session.view(None, awaiting=False) if runner.engine.game == "promise-hollows" else {}
         turn = naming_turn(public, view)
         systems = systems_turn(public, view)
         if turn is not None:
