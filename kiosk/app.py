@@ -577,6 +577,7 @@ def make_app_class():
             self.controller.on_handled.append(self._phone_handled)
             self.controller.on_handled.append(self.cues.on_handled)  # the tray sensing a collapse is heard
             self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
+            self.controller.on_sheet_hold = lambda who: self.play.open_by_hold(who) if self.sm.current == "play" else None
             self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
 
         @staticmethod

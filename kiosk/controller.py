@@ -15,6 +15,11 @@ to use from other threads). On the UI thread each event:
 Events that answer nothing are not errors: a player fiddling with a pad
 between prompts changes nothing.
 
+A player who holds Gray on their own pad for a second (``SHEET_HOLD_S``) while a secret
+prompt of theirs waits that the pad cannot answer (a text to write, dice to roll) asks for
+their private sheet: ``on_sheet_hold(player)``. The hold proves who it is, as a tap on
+their name followed by the same hold does, one tap fewer (issue 21).
+
 Two rules keep pads private (see docs/security.md):
 
 * a refused press while its player has a secret choice open is reported on the
@@ -43,6 +48,10 @@ from kiosk.rules import RuleError
 from . import adapters
 
 log = logging.getLogger(__name__)
+
+
+SHEET_HOLD_S = 1.0
+"""How long Gray is held on a pad to open that player's sheet (as ``kiosk.ui.overlays.HOLD_S``)."""
 
 
 @dataclass
@@ -92,6 +101,8 @@ class Controller:
         self.on_tray: Callable[[TrayState], None] = lambda state: None
         self.on_handled: list[Callable[[Handled], None]] = []
         self.on_hint: Callable[[dict[str, Any]], None] = lambda hint: None
+        self.on_sheet_hold: Callable[[str], None] = lambda player: None
+        """A player held Gray to open their sheet for a secret the pad cannot answer."""
         self.private_notes: dict[str, str] = {}
         """The last refusal of each player's secret input, for their own eyes only."""
         self._captured: dict[int, Callable[[HardwareEvent], None]] = {}
@@ -154,6 +165,8 @@ class Controller:
             if isinstance(event, (ButtonPressed, ButtonReleased)) else None
         if captured is not None:
             captured(event)
+        elif self._asks_for_sheet(event):
+            self.on_sheet_hold(_player_of(event, self.runner))
         elif self.runner is not None and self.runner.outcome is None:
             adapter = adapters.for_game(self.runner.engine.game)
             # A phone (kiosk.phones) brings its action ready-made; its refusals go back to that
@@ -181,6 +194,17 @@ class Controller:
         for listener in list(self.on_handled):
             listener(result)
         return result
+
+    def _asks_for_sheet(self, event: HardwareEvent) -> bool:
+        """A long Gray hold by a seated player with a secret waiting that no pad press answers."""
+        if not isinstance(event, ButtonReleased) or event.button.value != "gray" or event.held_s < SHEET_HOLD_S:
+            return False
+        if self.runner is None or self.runner.outcome is not None:
+            return False
+        player = _player_of(event, self.runner)
+        waiting = [p for p in self.runner.awaiting() if p.secret and p.player == player]
+        adapter = adapters.for_game(self.runner.engine.game)
+        return player is not None and bool(waiting) and adapter.pad_help(waiting[:1]) is None
 
     def _refused(self, event: HardwareEvent, err: RuleError) -> None:
         """Say that an event was refused, without telling the table a secret press."""

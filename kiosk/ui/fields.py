@@ -331,10 +331,20 @@ class ListInput(Input):
         self.add_widget(row)
         self._refresh()
 
+    submit = None
+    """Where "Roll for me" sends the answer when the roll is all the prompt asks (see ``submit_to``)."""
+
+    def submit_to(self, submit) -> None:
+        """A prompt asking only for this roll: "Roll for me" answers it at once (one tap, as a
+        single choice does); dice entered face by face still wait for Confirm."""
+        self.submit = submit
+
     def roll(self) -> None:
         """No dice at hand: the kiosk rolls them (the whole set, replacing any picked)."""
         self.picked = [random.choice(self.buttons).value for _ in range(self.hi)]
         self._refresh()
+        if self.submit is not None:
+            self.submit()
 
     def add(self, value) -> None:
         if self.hi is not None and len(self.picked) >= self.hi:

@@ -377,14 +377,19 @@ class PrivateLook(Overlay):
     ``secret`` is a list of (heading, text) lines of the player's own view;
     ``prompt`` (optional) is a secret prompt this player answers here;
     ``answer`` receives the filled action and returns an error text or None.
+    ``follow`` (optional), asked after each locked answer, returns the player's sheet
+    again with their next waiting secret prompt, as ``(secret, prompt, mine)``, or None:
+    one visit answers every secret of theirs in turn (a Crime roll, then the private
+    self), with no new pass of the screen, since the same player is still looking.
     """
 
     def __init__(self, who: str, secret: list[tuple[str, str]], prompt=None,
                  answer: Callable[[dict[str, Any]], str | None] | None = None, note: str = "",
-                 mine: dict[str, Any] | None = None) -> None:
+                 mine: dict[str, Any] | None = None,
+                 follow: Callable[[], tuple[list, Any, dict[str, Any] | None] | None] | None = None) -> None:
         super().__init__(size_hint=(1, 1), background_color=(0.03, 0.03, 0.04, 1))
         self.who, self.secret, self.prompt, self.answer, self.note = who, secret, prompt, answer, note
-        self.mine = mine
+        self.mine, self.follow = mine, follow
         """The player's own view; a Promise Hollows one is drawn as their hand (``hand_widgets``)."""
         self.box = Filled(orientation="vertical", padding=px(14), spacing=px(10), bg=theme.BG)
         self.add_widget(self.box)
@@ -410,6 +415,7 @@ class PrivateLook(Overlay):
     def _open(self) -> None:
         theme.screen_changed()
         self.box.clear_widgets()
+        self.inputs = {}  # only this prompt's answers (a visit may go on to the next one)
         self.box.add_widget(Text(f"{self.who}, this is for you alone", size=20, bold=True, color=theme.ACCENT))
         inner = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(6))
         inner.bind(minimum_height=inner.setter("height"))
@@ -428,6 +434,8 @@ class PrivateLook(Overlay):
             inner.add_widget(Text(self.prompt.text, size=20, bold=True))
             for f in self.prompt.fields:
                 widget = for_field(f)
+                if len(self.prompt.fields) == 1 and f.kind == "list":
+                    widget.submit_to(self._lock)  # a roll is all it asks: "Roll for me" locks it in
                 self.inputs[f.name] = widget
                 inner.add_widget(widget)
             self.error = Text("", size=17, color=theme.BAD)
@@ -455,6 +463,12 @@ class PrivateLook(Overlay):
         problem = self.answer(data) if self.answer else None
         if problem:
             self.error.text = problem
+            return
+        nxt = self.follow() if self.follow else None
+        if nxt is not None and nxt[1] is not None:
+            self.secret, self.prompt, self.mine = nxt
+            self.note = ""
+            self._open()  # the next secret of theirs, on the sheet as it is now
             return
         self.dismiss()
 

@@ -30,9 +30,11 @@ from kivy.utils import escape_markup as esc
 
 from kiosk import adapters
 from kiosk.rules import RuleError
+from kiosk.rules.core import plural
 
 from . import theme
 from .fields import for_field, readable, show
+from .naming import NamesAtOnce, naming_turn, systems_turn
 from .overlays import Confirm, PrivateLook, Reveal
 from .panels import SafePanel, dice_count, private_lines
 from .theme import Big, Filled, Framed, Scroll, Text, px
@@ -293,12 +295,72 @@ class PlayScreen(Screen):
         if secret:
             self._draw_locks(box, secret)
         several = len({p.player for p in prompts if not p.secret}) > 1  # then every button says whose it is
-        if len(public) == 1:
+        # only Promise Hollows has naming forms: other games' prompts (a die landing) pay nothing for them
+        view = runner.session.view(None, awaiting=False) if runner.engine.game == "promise-hollows" else {}
+        turn = naming_turn(public, view)
+        systems = systems_turn(public, view)
+        if turn is not None:
+            self._draw_naming(box, footer, public, *turn)
+        elif systems is not None:
+            self._draw_systems(box, footer, *systems)
+        elif len(public) == 1:
             self._draw_prompt(box, public[0], footer)
         elif public:
             self._draw_menu(box, public, several)
         if optional:
             self._draw_optional(box, optional, several)
+
+    def _draw_naming(self, box, footer, public, prompt, left: int) -> None:
+        """A Promise Hollows naming turn: all its names at once, suggested and already on a
+        card (kiosk.ui.naming), one tap to write them; a detail instead stays one tap away."""
+        view = self.runner.session.view(None, awaiting=False)
+        limit = next((f.max for f in prompt.fields if f.name == "name"), None)
+        heading = f"{_name(prompt.player)}: write {plural(left, 'name')} on the System cards"
+        box.add_widget(self._label("text", heading, size=24, bold=True))
+        form = self._names_form = NamesAtOnce(left, view.get("systems") or [], limit=limit)
+        box.add_widget(form)
+        detail = next((p for p in public if p.action == "add_detail"), None)
+        if detail is not None:
+            other = self._button("names:detail", "Or tell the town something about a name", kind="quiet", size=18)
+            other.handler = lambda p=detail: self._open_optional(p)
+            box.add_widget(other)
+        ok = self._button("names:confirm", "Write this name" if left == 1 else f"Write these {left} names",
+                          kind="accent", size=20)
+        ok.handler = lambda p=prompt: self._write_names(p)
+        footer.add_widget(ok)
+        self.current_prompt = prompt
+
+    def _draw_systems(self, box, footer, prompt, left: int) -> None:
+        """Promise Hollows' Systems, every one still to name on one screen, suggested; one tap."""
+        view = self.runner.session.view(None, awaiting=False)
+        limit = next((f.max for f in prompt.fields if f.name == "name"), None)
+        of = len(view.get("players") or [])
+        box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
+                                   size=24, bold=True))
+        self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
+        box.add_widget(self._names_form)
+        ok = self._button("names:confirm", "Name this System" if left == 1 else f"Name these {left} Systems",
+                          kind="accent", size=20)
+        ok.handler = lambda p=prompt: self._write_names(p)
+        footer.add_widget(ok)
+        self.current_prompt = prompt
+
+    def _write_names(self, prompt) -> None:
+        """Hand the form's names to the rules one by one; a refused one (a name the town has
+        already) stops there, with the names not yet written put back in the form."""
+        answers = self._names_form.answers()
+        if isinstance(answers, str):
+            self.error.text = esc(answers)
+            return
+        for k, (card, name) in enumerate(answers):
+            data = {"type": prompt.action, "player": prompt.player, "name": name}
+            if card is not None:
+                data["system"] = card
+            problem = self.propose(data)
+            if problem:
+                self._names_form.fill(answers[k:])  # the form was drawn again for what is left
+                self.error.text = esc(problem)
+                return
 
     def _draw_optional(self, box, optional, several: bool) -> None:
         """Things that may be done now, under the main question, in a smaller voice."""
@@ -367,9 +429,10 @@ class PlayScreen(Screen):
             heading = esc(text)
         box.add_widget(self._label("text", heading, size=24, bold=True))
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
+        roll_only = len(prompt.fields) == 1 and prompt.fields[0].kind == "list"  # "Roll for me" answers it
         for f in prompt.fields:
             widget = self._input_for(f)
-            widget.submit_to((lambda p=prompt: self.submit(p)) if single else None)
+            widget.submit_to((lambda p=prompt: self.submit(p)) if single or roll_only else None)
             self.inputs[f.name] = widget
             box.add_widget(widget)
         if prompt.action == "count" and self.runner.engine.game == "hell-for-leather":
@@ -505,8 +568,12 @@ class PlayScreen(Screen):
         adapter = adapters.for_game(self.runner.engine.game)
         helps = [adapter.pad_help([p for p in secret if p.action == rnd.action]) for rnd in rounds] if has_pads else []
         pads = " ".join(dict.fromkeys(h for h in helps if h)) or None
-        how = ("Or tap your name, then hold Gray on your pad to answer on screen." if has_pads
-               else "Tap your name: the host hands you the screen, where only you look.")
+        if not has_pads:
+            how = "Tap your name: the host hands you the screen, where only you look."
+        elif pads:  # Gray answers on the pad here: a sheet needs the name tapped first
+            how = "Or tap your name, then hold Gray on your pad to answer on screen."
+        else:  # nothing here is a pad press: a hold alone opens the sheet (Controller.on_sheet_hold)
+            how = "Hold Gray on your pad for a second to answer on screen (or tap your name first)."
         box.add_widget(self._label("lock:help", f"{esc(pads)} {how}" if pads else how, size=16, color=theme.DIM))
 
     def _draw_outcome(self, box, footer) -> None:
@@ -627,20 +694,52 @@ class PlayScreen(Screen):
             self.app.ask_operator(lambda: opened(" (handed over by the host)"),
                                   why=f"Host: PIN to hand the screen to {player}")
 
+    def open_by_hold(self, player: str) -> None:
+        """``player`` held Gray on their own pad (which proves it is them) while a secret of
+        theirs waits that the pad cannot answer: their sheet opens with it, behind the cover,
+        as after a tap on their name and the same hold. Not over anything else on screen
+        (a reveal, someone else's sheet): then the hold does nothing."""
+        if self.runner is None or self.app.overlays:
+            return
+        prompt = next((p for p in self.runner.awaiting() if p.secret and p.player == player), None)
+        if prompt is None:
+            return
+        self.open_private(player, prompt)
+        self.error.text = esc(f"{player}'s sheet was opened.")
+
     def open_private(self, player: str, prompt=None) -> None:
+        lines, mine = self._sheet(player)
+        notes = self.app.controller.private_notes if self.app.controller else {}
+        note = esc(notes.pop(player, ""))
+        follow = (lambda: self._next_secret(player)) if prompt is not None else None
+        self.app.show_overlay(PrivateLook(player, lines, prompt, answer=self.propose, note=note, mine=mine,
+                                          follow=follow))
+
+    def _next_secret(self, player: str):
+        """After ``player`` locked a secret answer: their sheet as it is now and their next
+        waiting secret prompt (the same visit answers it), or None when none waits."""
+        if self.app.overlays and not isinstance(self.app.overlays[-1], PrivateLook):
+            return None  # the answer turned a round over: the table looks at the reveal now, the visit ends
+        prompt = next((p for p in self.runner.awaiting() if p.secret and p.player == player), None)
+        if prompt is None:
+            return None
+        lines, mine = self._sheet(player)
+        return lines, prompt, mine
+
+    def _sheet(self, player: str):
+        """``player``'s private sheet: its lines, and their own view (drawn as a hand where the
+        game has one)."""
         session = self.runner.session
         try:
             lines = [(esc(h), esc(t)) for h, t in private_lines(session.view(None), session.view(player))]
         except Exception:  # noqa: BLE001 - a sheet that fails to draw must not stop the game
             log.exception("drawing %s's private sheet", player)
             lines = [("Sheet", "this sheet could not be drawn; the game is safe, play on")]
-        notes = self.app.controller.private_notes if self.app.controller else {}
-        note = esc(notes.pop(player, ""))
         try:
             mine = session.view(player)  # drawn as the player's hand where the game has one (issue 21)
         except Exception:  # noqa: BLE001
             mine = None
-        self.app.show_overlay(PrivateLook(player, lines, prompt, answer=self.propose, note=note, mine=mine))
+        return lines, mine
 
     def ask_whose_secrets(self) -> None:
         from .overlays import Overlay

@@ -240,8 +240,217 @@ def _bench():
 
 
 @pytest.mark.parametrize("game, most", [("hell-for-leather", 40), ("even-odd", 25), ("clincher", 15),
-                                        ("promise-hollows", 170)])
+                                        ("promise-hollows", 60)])
 def test_taps_to_the_first_scene_stay_within_bounds(app, game, most):
     counts = _bench().opening(app, game, seed=2)
     assert counts["taps"] < most, counts
     assert counts["typed"] == 0, counts  # every text came with a suggestion the table kept
+
+
+# -- Promise Hollows' shortcuts: a naming turn at one tap, one private visit per player ------
+
+
+def _texts_on(widget) -> str:
+    """Every text a widget tree shows, one string (what a player could read there)."""
+    return " ".join(str(getattr(w, "text", "")) for w in drive.walk(widget))
+
+
+def _hollows_until(app, reached, seed: int = 3, skip: tuple[str, ...] = ()) -> None:
+    import random
+
+    rng = random.Random(seed)
+    for _ in range(400):
+        if reached(app.runner):
+            return
+        assert bot_step(app, rng, skip=skip) is not None
+    raise AssertionError("the game never got there")
+
+
+def _naming_with(app, least: int) -> None:
+    """Play Promise Hollows to a naming turn whose die is rolled with ``least`` or more names left."""
+    def there(runner):
+        naming = runner.session.view(None)["naming"]
+        return naming is not None and naming["roll"] is not None and naming["left"] >= least
+
+    import random
+
+    rng = random.Random(5)
+    for _ in range(400):
+        if there(app.runner):
+            return
+        awaited = [p for p in app.runner.awaiting() if not p.optional]
+        if [p.action for p in awaited] == ["roll_for_names"]:  # the table rolls a high names die
+            app.runner.propose({"type": "roll_for_names", "player": awaited[0].player, "roll": 5})
+        else:
+            assert bot_step(app, rng, skip=("add_detail",)) is not None
+    raise AssertionError("no naming turn")
+
+
+def test_a_naming_turn_writes_all_its_names_at_one_tap_on_the_cards_shown(app):
+    _start(app, "promise-hollows")
+    _naming_with(app, least=5)
+    drive.pump(1)
+    view = app.runner.session.view(None)
+    turn, before = view["naming"], len(app.runner.session.log)
+    empty = [s["name"] for s in view["systems"] if not s["names"]]
+    form = app.play._names_form
+    shown = [(where.value, text.box.text) for text, where in form.rows]
+    assert len(shown) == turn["left"] == 5
+    assert len({name.lower() for _, name in shown}) == 5 and all(name.strip() for _, name in shown)
+    assert set(empty) <= {card for card, _ in shown}  # every System still without a name gets one
+    assert drive.find("names:confirm").text == "Write these 5 names"
+    drive.press("names:confirm")  # the one tap
+    log = app.runner.session.log[before:]
+    assert [(a.type, a.player) for a in log] == [("add_name", turn["player"])] * 5
+    assert [(a.system, a.name) for a in log] == shown
+    after = app.runner.session.view(None)
+    for card, name in shown:
+        assert name in next(s["names"] for s in after["systems"] if s["name"] == card)
+
+
+def test_a_refused_name_in_a_naming_turn_stops_there_and_loses_none_of_the_rest(app):
+    _start(app, "promise-hollows")
+    _naming_with(app, least=3)
+    drive.pump(1)
+    from kiosk.rules.promise_hollows.model import INVESTIGATOR_NAME
+
+    taken = INVESTIGATOR_NAME  # a name the town has already: the rules refuse it
+    form = app.play._names_form
+    form.rows[1][0].box.text = taken
+    wanted = [(where.value, text.box.text) for text, where in form.rows]
+    before = len(app.runner.session.log)
+    drive.press("names:confirm")
+    assert [(a.system, a.name) for a in app.runner.session.log[before:]] == wanted[:1]  # the first went in
+    assert taken in app.play.error.text  # the rules' reason, on screen
+    form = app.play._names_form  # drawn again for the names left: the refused one and the rest, as they were
+    assert [(where.value, text.box.text) for text, where in form.rows] == wanted[1:]
+
+
+def test_one_private_visit_answers_a_players_crime_roll_then_private_self_and_shows_nothing_to_the_table(app):
+    from .uiplay import prove_it_is
+
+    _start(app, "promise-hollows")
+
+    def crime_waits(runner):
+        return any(p.action == "roll_for_crime" for p in runner.awaiting())
+
+    _hollows_until(app, crime_waits, skip=("roll_for_crime",))
+    drive.pump(1)
+    who = next(p.player for p in app.runner.awaiting() if p.action == "roll_for_crime")
+    others = [p for p in app.runner.players() if p != who]
+    before = len(app.runner.session.log)
+    drive.press(f"secret:{who}")
+    prove_it_is(app, who)
+    drive.press("private:show")
+    look = app.overlays[-1]
+    drive.press("dice:roll")  # the roll is all it asks: rolled and locked in at one tap
+    assert [(a.type, a.player) for a in app.runner.session.log[before:]] == [("roll_for_crime", who)]
+    assert app.overlays and app.overlays[-1] is look, "the visit goes on to the private self"
+    assert look.prompt.action == "write_private_self" and look.prompt.player == who
+    assert not drive.find_all("private:show"), "no second pass of the screen: the same player is looking"
+    hurt = look.inputs["hurt"].box.text
+    assert hurt and hurt not in _texts_on(app.play)  # the shared screen under it shows none of it
+    drive.press(f"enemy={others[0]!r}")
+    drive.press("private:lock")
+    assert look not in app.overlays  # nothing else of theirs waits: the visit ends
+    log = app.runner.session.log[before:]
+    assert [(a.type, a.player) for a in log] == [("roll_for_crime", who), ("write_private_self", who)]
+    assert app.runner.session.state.people[who].private.hurt == hurt  # their answer, to them
+    assert hurt not in _texts_on(app.play)
+    assert hurt not in str(app.runner.session.view(None))
+
+
+def test_roll_for_me_answers_a_prompt_that_asks_only_for_the_roll_and_faces_by_hand_still_wait(app):
+    _start(app, "promise-hollows")
+
+    def colour_waits(runner):
+        return any(p.action == "roll_color" for p in runner.awaiting())
+
+    _hollows_until(app, colour_waits, skip=("roll_color",))
+    drive.pump(1)
+    public = [p for p in app.runner.awaiting() if not p.secret and not p.optional]
+    mine = next(p for p in public if p.action == "roll_color")
+    if len(public) > 1:
+        drive.press(f"act:{public.index(mine)}")
+    before = len(app.runner.session.log)
+    drive.press("dice=3")
+    drive.press("dice=4")
+    assert len(app.runner.session.log) == before, "dice touched face by face wait for Confirm"
+    drive.press("dice:remove")
+    drive.press("dice:remove")
+    drive.press("dice:roll")  # one tap: rolled and recorded
+    log = app.runner.session.log[before:]
+    assert [(a.type, a.player) for a in log] == [("roll_color", mine.player)]
+    assert len(log[0].dice) == 3 and all(1 <= d <= 6 for d in log[0].dice)
+    assert app.runner.session.view(None)["players"][app.runner.players().index(mine.player)]["color"] == sum(log[0].dice)
+
+
+def test_the_systems_are_named_all_at_one_tap_with_different_names(app):
+    _start(app, "promise-hollows")
+    drive.pump(1)
+    players = app.runner.players()
+    form = app.play._names_form
+    shown = [text.box.text for text, _ in form.rows]
+    assert len(shown) == len(players) and len({n.lower() for n in shown}) == len(players)
+    assert drive.find("names:confirm").text == f"Name these {len(players)} Systems"
+    drive.press("names:confirm")
+    view = app.runner.session.view(None)
+    assert [s["name"] for s in view["systems"]] == shown
+    assert view["phase"] == "naming"
+
+
+def _crime_roll_waits(app, least: int = 1) -> str:
+    """Play Promise Hollows until ``least`` Crime rolls (a secret no pad press answers) wait; whose is the first."""
+    _start(app, "promise-hollows")
+    _hollows_until(app, lambda r: sum(p.action == "roll_for_crime" for p in r.awaiting()) >= least,
+                   skip=("roll_for_crime",))
+    drive.pump(1)
+    return next(p.player for p in app.runner.awaiting() if p.action == "roll_for_crime")
+
+
+def test_a_gray_hold_on_your_own_pad_opens_your_sheet_for_a_secret_no_press_answers(app):
+    from kiosk.ui.overlays import PrivateLook
+
+    from .uiplay import hold_gray
+
+    who = _crime_roll_waits(app)
+    seat = app.runner.players().index(who) + 1
+    assert "Hold Gray on your pad" in _texts_on(app.play)  # the lock board says how
+    app.sim_pads.press(seat, "gray", app.sim_pads._clock())
+    app.sim_pads.release(seat, "gray", app.sim_pads._clock() + 0.3)  # a short press: nothing opens
+    drive.pump(2)
+    assert not app.overlays
+    hold_gray(app, seat)
+    look = app.overlays[-1]
+    assert isinstance(look, PrivateLook) and look.who == who and look.prompt.action == "roll_for_crime"
+    assert drive.find_all("private:show"), "the sheet still opens behind the cover"
+    assert f"{who}'s sheet was opened" in app.play.error.text
+    before = len(app.runner.session.log)
+    drive.press("private:show")
+    drive.press("dice:roll")
+    assert [(a.type, a.player) for a in app.runner.session.log[before:]] == [("roll_for_crime", who)]
+    drive.press("private:hide")
+
+
+def test_a_gray_hold_opens_nothing_over_someone_elses_sheet_or_for_a_player_with_no_secret(app):
+    from kiosk.ui.overlays import PrivateLook
+
+    from .uiplay import hold_gray
+
+    who = _crime_roll_waits(app, least=2)
+    waiting = {p.player for p in app.runner.awaiting() if p.secret}
+    free = [p for p in app.runner.players() if p not in waiting]
+    seat = app.runner.players().index(who) + 1
+    if free:  # a player with no secret waiting: their hold opens nothing
+        hold_gray(app, app.runner.players().index(free[0]) + 1)
+        assert not app.overlays
+    hold_gray(app, seat)
+    look = app.overlays[-1]
+    drive.press("private:show")
+    others = [p for p in waiting if p != who]
+    assert others, "another player's secret waits too"
+    for other in others:  # another player's hold while the sheet is open: it stays theirs, alone
+        hold_gray(app, app.runner.players().index(other) + 1)
+        assert app.overlays[-1] is look and look.who == who
+        assert sum(isinstance(o, PrivateLook) for o in app.overlays) == 1
+    drive.press("private:hide")

@@ -165,7 +165,18 @@ def answer(app, prompt, data, rng) -> None:
     public = [p for p in app.runner.awaiting() if not p.secret and not p.optional]
     if drive.find_all("prompt:back"):  # a refused answer left a single prompt open: go back to the menu
         drive.press("prompt:back")
-    if prompt.optional:
+    if prompt.action in ("add_name", "name_system") and drive.find_all("names:confirm"):
+        # Promise Hollows names on one form (kiosk.ui.naming): the bot's name (and card) in its
+        # first row, the rest as suggested, all written at one tap
+        text, card = app.play._names_form.rows[0]
+        text.box.text = data["name"]
+        if card is not None:
+            drive.press(f"system1={data['system']!r}")
+        drive.press("names:confirm")
+        return
+    if prompt.action == "add_detail" and drive.find_all("names:detail"):
+        drive.press("names:detail")  # a detail instead of the names: its own entry, below
+    elif prompt.optional:
         drive.press(f"optional:{prompt.action}:{prompt.player}")
     elif len(public) > 1:
         drive.press(f"act:{public.index(prompt)}")

@@ -1,0 +1,121 @@
+"""A Promise Hollows naming turn on one screen: every name the die allows, filled in, one tap.
+
+(The Systems at the very start are named the same way: all of them on one screen.)
+
+The rules take one name per action (``add_name``), so a roll of 5 used to be five
+rounds of "choose write a name, choose the card, Confirm". Here the turn's names
+are shown together, each already suggested and put on a System card (the cards
+with no name first, then the emptiest), all editable; "Write these names" hands
+them to the rules one by one, in order. Nothing about the rules changes: it is
+the same actions, fewer taps (issue 21).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from kivy.uix.boxlayout import BoxLayout
+
+from .fields import ChoiceInput, TextField, suggestion_for
+from .theme import px
+
+
+def naming_turn(public: list, view: dict[str, Any]) -> tuple[Any, int] | None:
+    """The ``add_name`` prompt and how many names are left, when the awaited public prompts
+    are a Promise Hollows naming turn (its die rolled); None otherwise."""
+    if view.get("game") != "promise-hollows" or view.get("phase") != "naming":
+        return None
+    adds = [p for p in public if p.action == "add_name"]
+    if len(adds) != 1 or any(p.action not in ("add_name", "add_detail") for p in public):
+        return None
+    left = int((view.get("naming") or {}).get("left") or 0)
+    return (adds[0], left) if left > 0 else None
+
+
+def systems_turn(public: list, view: dict[str, Any]) -> tuple[Any, int] | None:
+    """The ``name_system`` prompt and how many Systems are still to name, when that is what
+    the table is asked (Promise Hollows' first step: one System per player); None otherwise."""
+    if view.get("game") != "promise-hollows" or view.get("phase") != "systems":
+        return None
+    asked = [p for p in public if p.action == "name_system"]
+    if len(asked) != 1 or len(public) != 1:
+        return None
+    left = len(view.get("players") or []) - len(view.get("systems") or [])
+    return (asked[0], left) if left > 0 else None
+
+
+def cards_for(count: int, systems: list[dict[str, Any]]) -> list[str]:
+    """Which System card each of ``count`` new names goes on: a card without a name first,
+    then always the card with the fewest (the rules want every System named)."""
+    held = {s["name"]: len(s.get("names") or []) for s in systems}
+    out = []
+    for _ in range(count):
+        card = min(held, key=lambda name: held[name])  # ties: the first card, in the table's order
+        held[card] += 1
+        out.append(card)
+    return out
+
+
+class NamesAtOnce(BoxLayout):
+    """One row per name still to write: the name (suggested, "New one" draws another) and
+    the System card it goes on (chosen already, one tap to change).
+
+    ``systems`` None: the names are the Systems' own (no card to choose), numbered on from
+    ``first`` ("System 2 of 4")."""
+
+    def __init__(self, count: int, systems: list[dict[str, Any]] | None, limit: int | None = None,
+                 game: str = "promise-hollows", first: int = 1, of: int | None = None) -> None:
+        super().__init__(orientation="vertical", size_hint_y=None, spacing=px(8))
+        self.bind(minimum_height=self.setter("height"))
+        what = "Name" if systems is not None else "System"
+        draw = suggestion_for(game, "name", what)
+        names = [s["name"] for s in systems or []]
+        cards = cards_for(count, systems) if systems else [None] * count
+        self.rows: list[tuple[TextField, ChoiceInput | None]] = []
+        for i, card in enumerate(cards):
+            text = TextField(f"{what.lower()}{i + 1}", f"{what} {first + i} of {of or count}", max_len=limit,
+                             suggest=self._distinct(draw) if draw else None)
+            text.draw()
+            self.add_widget(text)
+            where = None
+            if card is not None:
+                where = ChoiceInput(f"system{i + 1}", "", names, default=card, cols=min(4, len(names)))
+                self.add_widget(where)
+            self.rows.append((text, where))
+
+    def _distinct(self, draw: Callable[[], str]) -> Callable[[], str]:
+        """``draw``, but trying again (a few times) for a name another row already shows."""
+        def fresh() -> str:
+            shown = {t.box.text.strip().lower() for t, _ in getattr(self, "rows", [])}
+            name = draw()
+            for _ in range(8):
+                if name.strip().lower() not in shown:
+                    break
+                name = draw()
+            return name
+        return fresh
+
+    def answers(self) -> list[tuple[str | None, str]] | str:
+        """(card, name) per row, in order (card None for a System's own name); or what is
+        wrong, in words, when a row is not ready."""
+        out = []
+        for i, (text, where) in enumerate(self.rows, start=1):
+            name = (text.box.text or "").strip()
+            if not name:
+                return f"Name {i} is empty: write one, or tap New one."
+            if where is not None and where.value is None:
+                return f"Choose the card for name {i}."
+            out.append((where.value if where is not None else None, name))
+        seen = [n.lower() for _, n in out]
+        twice = next((n for _, n in out if seen.count(n.lower()) > 1), None)
+        if twice:
+            return f"{twice} is written twice: change one of them."
+        return out
+
+    def fill(self, answers: list[tuple[str, str]]) -> None:
+        """Put back answers not yet written (after the rules refused one), so nothing is lost."""
+        for (text, where), (card, name) in zip(self.rows, answers):
+            text.box.text = name
+            if where is not None:
+                where.pick(card, quiet=True)
+
