@@ -10,12 +10,22 @@ before its first frame.
 
 import importlib
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the type checker sees the real names; at run time they load on first use
+    from .core import Action, Engine, Event, Field, LogError, Prompt, RuleError, Session, Setup
+    from .registry import GAMES, engine_for, load_log
+
 _WHERE = {
     "Action": "core", "Engine": "core", "Event": "core", "Field": "core", "LogError": "core",
     "Prompt": "core", "RuleError": "core", "Session": "core", "Setup": "core",
     "GAMES": "registry", "engine_for": "registry", "load_log": "registry",
 }
-__all__ = list(_WHERE)
+__all__ = [
+    "Action", "Engine", "Event", "Field", "LogError", "Prompt", "RuleError", "Session", "Setup",
+    "GAMES", "engine_for", "load_log",
+]
+assert set(__all__) == set(_WHERE)
 
 
 def __getattr__(name: str) -> object:

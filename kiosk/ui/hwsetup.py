@@ -312,33 +312,40 @@ class HardwareSetupScreen(Screen):
             self.setup = None
 
     # -- actions ---------------------------------------------------------------------------
+    # A tap can arrive after the screen has left (the setup is closed then): it does nothing.
 
     def find_tray(self) -> None:
-        self.setup.find_tray()
-        self.refresh()
+        if self.setup is not None:
+            self.setup.find_tray()
+            self.refresh()
 
     def choose_tray(self, choice: str) -> None:
-        self.setup.tray_choice = choice
-        self.refresh()
+        if self.setup is not None:
+            self.setup.tray_choice = choice
+            self.refresh()
 
     def restart_pads(self) -> None:
-        self.setup.restart_pads()
-        self.setup.pads_choice = None
-        self.refresh()
+        if self.setup is not None:
+            self.setup.restart_pads()
+            self.setup.pads_choice = None
+            self.refresh()
 
     def choose_pads(self, choice: str) -> None:
-        self.setup.pads_choice = choice
-        self.refresh()
+        if self.setup is not None:
+            self.setup.pads_choice = choice
+            self.refresh()
 
     def cancel(self) -> None:
         self.app.leave_hwsetup(saved=False)
 
     def save(self) -> None:
-        if self.setup.tray_choice is None or self.setup.pads_choice is None:
+        setup = self.setup
+        if setup is None:
+            return
+        if setup.tray_choice is None or setup.pads_choice is None:
             self.message.text = "Choose the tray and the pads first (real or simulated) before saving."
             return
-        problem = self.app.save_hardware(self.setup.changes(), {"pads": self.setup.pads_choice,
-                                                                "tray": self.setup.tray_choice})
+        problem = self.app.save_hardware(setup.changes(), {"pads": setup.pads_choice, "tray": setup.tray_choice})
         if problem:
             self.message.text = esc(problem)
             return
