@@ -64,6 +64,7 @@ class StandPublisher:
         self._inflight: tuple[int, int] | None = None  # (seq, mid) of the event the broker has not acknowledged
         self._outbox: Outbox | None = None
         self._counts: sqlite3.Connection | None = None
+        self._counts_failed = False
         self._thread = threading.Thread(target=self._work, name=f"fleet-{cfg.stand}", daemon=True)
         self.client = self._make_client(reconnect_s)
 
@@ -219,7 +220,9 @@ class StandPublisher:
                 self._counts = sqlite3.connect(f"file:{self.store_path}?mode=ro", uri=True)
             return today_counts(self._counts, time.time()).model_dump()
         except sqlite3.Error as err:
-            log.warning("fleet: today's counts not read: %s", err)
+            if not self._counts_failed:  # once: the same failure every ten seconds tells nothing new
+                log.warning("fleet: today's counts not read: %s", err)
+            self._counts_failed = True
             return None
 
 

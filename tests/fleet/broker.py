@@ -22,7 +22,7 @@ import paho.mqtt.client as mqtt
 
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
 PASSWD = shutil.which("mosquitto_passwd")
-USERS = {"organiser": "watch-1234", "hall-a": "pw-a", "hall-b": "pw-b", "hall-c": "pw-c"}
+USERS = {"organiser": "watch-1234", "hall-a": "pw-a", "hall-b": "pw-b", "hall-c": "pw-c", "hall-d": "pw-d"}
 WHY_SKIPPED = "Mosquitto is not installed (scripts/bootstrap.sh installs the Debian package mosquitto)"
 
 
