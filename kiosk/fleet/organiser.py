@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         cfg = parse_config({"fleet": {"broker": args.broker, "port": args.port, "topic": args.topic,
                                       "username": args.username, "password": password, "tls": args.tls,
-                                      "ca_file": args.ca_file}}, source="table-noir fleet").fleet
+                                      "ca_file": args.ca_file}}, source="the command line").fleet
     except ConfigError as err:
         print(f"table-noir fleet: {err}", file=sys.stderr)
         return 2
