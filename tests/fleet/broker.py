@@ -23,6 +23,8 @@ import paho.mqtt.client as mqtt
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
 PASSWD = shutil.which("mosquitto_passwd")
 USERS = {"organiser": "watch-1234", "hall-a": "pw-a", "hall-b": "pw-b", "hall-c": "pw-c", "hall-d": "pw-d"}
+ACL = "user organiser\ntopic read table-noir/#\n\npattern readwrite table-noir/%u/#\n"
+"""As docs/stands.md recommends: the organiser reads everything, a stand writes only under its own name."""
 WHY_SKIPPED = "Mosquitto is not installed (scripts/bootstrap.sh installs the Debian package mosquitto)"
 
 
@@ -40,8 +42,10 @@ class Broker:
         passwords.write_text("".join(f"{user}:{pw}\n" for user, pw in USERS.items()))
         passwords.chmod(0o600)
         subprocess.run([PASSWD or "mosquitto_passwd", "-U", str(passwords)], check=True, capture_output=True)
+        (folder / "acl").write_text(ACL)
         (folder / "mosquitto.conf").write_text(
             f"listener {self.port} 127.0.0.1\nallow_anonymous false\npassword_file {passwords}\n"
+            f"acl_file {folder / 'acl'}\n"
             f"user {getpass.getuser()}\n"  # as root, mosquitto would become user mosquitto, who cannot read tmp_path
             f"persistence true\npersistence_location {folder}/\nautosave_interval 1\n"
             "log_dest none\n")

@@ -131,3 +131,26 @@ def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
     with sqlite3.connect(tmp_path / "o.sqlite3") as db:
         (payload,) = db.execute("SELECT payload FROM events").fetchone()
     assert json.loads(payload)["kind"] == "game_started"
+
+
+def test_with_the_recommended_acl_a_stand_cannot_speak_for_another(broker, tmp_path):
+    import paho.mqtt.client as mqtt
+
+    listener = Listener(broker.port)
+    impostor = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="impostor")
+    impostor.username_pw_set("hall-b", USERS["hall-b"])
+    impostor.connect("127.0.0.1", broker.port)
+    impostor.loop_start()
+    try:
+        listener.wait(lambda: listener.client.is_connected(), what="the listener")
+        time.sleep(0.3)
+        impostor.publish("table-noir/hall-a/status", json.dumps({"stand": "hall-a", "state": "offline", "at": 1}),
+                         qos=1).wait_for_publish(5)
+        impostor.publish("table-noir/hall-b/status", json.dumps({"stand": "hall-b", "state": "idle", "at": 1}),
+                         qos=1).wait_for_publish(5)
+        listener.wait(lambda: listener.payloads("/hall-b/status"), what="hall-b's own status")
+        assert listener.payloads("/hall-a/status") == []
+    finally:
+        impostor.disconnect()
+        impostor.loop_stop()
+        listener.close()
