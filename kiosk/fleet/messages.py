@@ -29,8 +29,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 VERSION = 1
-STATES = ("playing", "idle", "attract", "operator", "offline")
-EVENT_KINDS = ("stand_started", "game_started", "game_finished", "fault", "tray_unplugged", "tray_back")
+STATES = ("playing", "lesson", "idle", "attract", "operator", "offline")
+EVENT_KINDS = ("stand_started", "game_started", "game_finished", "lesson_started", "lesson_finished", "fault",
+               "tray_unplugged", "tray_back")
 IDENT = r"^[a-z][a-z0-9_-]{0,39}$"
 """A game id or a phase: a short lower-case identifier, never a sentence."""
 FAULTS_KEPT = 8
@@ -44,7 +45,8 @@ class Msg(BaseModel):
 
 
 class Event(Msg):
-    kind: Literal["stand_started", "game_started", "game_finished", "fault", "tray_unplugged", "tray_back"]
+    kind: Literal["stand_started", "game_started", "game_finished", "lesson_started", "lesson_finished", "fault",
+                  "tray_unplugged", "tray_back"]
     at: float = Field(description="when, in seconds since 1970 on the stand's clock")
     day: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$", description="the stand's date then, for the per-day table")
     seq: int = Field(0, ge=0, description="numbered by the stand's outbox, from 1")
@@ -62,13 +64,14 @@ class Today(Msg):
     started: int = Field(0, ge=0)
     finished: int = Field(0, ge=0)
     abandoned: int = Field(0, ge=0)
+    lessons: int = Field(0, ge=0, description="lessons started (docs/lessons.md), not counted as games")
     average_s: int | None = Field(None, ge=0, description="the average length of today's finished games")
 
 
 class Status(Msg):
     v: int = VERSION
     stand: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
-    state: Literal["playing", "idle", "attract", "operator", "offline"]
+    state: Literal["playing", "lesson", "idle", "attract", "operator", "offline"]
     at: float = Field(description="when this status was sent (the stand's clock)")
     every_s: int = Field(10, ge=1, description="seconds until the next status: older than 3 of these is stale")
     game: str | None = Field(None, pattern=IDENT)

@@ -58,8 +58,10 @@ class StandPublisher:
         self.status_topic, self.events_topic = status_topic(cfg.topic, cfg.stand), events_topic(cfg.topic, cfg.stand)
         self.started = time.monotonic()
         self.keepalive_s = keepalive_s
-        self._queue: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=10000)
+        self._queue: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self._latest: dict[str, Any] | None = None  # the UI thread's last reading of the table
+        self._waiting_status: dict[str, Any] | None = None  # a newer reading, not yet taken by the worker
+        self._status_lock = threading.Lock()
         self._last_event: dict[str, Any] | None = None
         self._inflight: tuple[int, int] | None = None  # (seq, mid) of the event the broker has not acknowledged
         self._outbox: Outbox | None = None
@@ -93,8 +95,13 @@ class StandPublisher:
         self.client.loop_start()
 
     def status(self, table: dict[str, Any]) -> None:
-        """The table as the UI thread read it (see ``kiosk.fleet.stand``): published as the status."""
-        self._post("status", table)
+        """The table as the UI thread read it (see ``kiosk.fleet.stand``): published as the status.
+        Readings the worker has not taken yet are replaced, never piled up: only the newest matters."""
+        with self._status_lock:
+            wake = self._waiting_status is None
+            self._waiting_status = table
+        if wake:
+            self._post("status", None)
 
     def event(self, kind: str, **fields: Any) -> None:
         """Something happened: it waits in the outbox until the broker has it."""
@@ -109,10 +116,9 @@ class StandPublisher:
         self.client.loop_stop()
 
     def _post(self, kind: str, data: Any) -> None:
-        try:
-            self._queue.put_nowait((kind, data))
-        except queue.Full:  # the worker is stuck: a reading is lost, never the UI thread's time
-            log.warning("fleet: the worker is behind; a %s was not queued", kind)
+        """Hand over to the worker. Never blocks, and nothing is dropped: statuses are folded into
+        one (``status``), events are rare, and paho's callbacks come one per message sent."""
+        self._queue.put((kind, data))
 
     # -- the worker thread ------------------------------------------------------------------------
 
@@ -133,7 +139,8 @@ class StandPublisher:
     def _handle(self, kind: str, data: Any) -> None:
         assert self._outbox is not None
         if kind == "status":
-            self._latest = data
+            with self._status_lock:
+                self._latest, self._waiting_status = self._waiting_status or self._latest, None
             self._send_status()
         elif kind == "event":
             self._last_event = Event.model_validate(self._outbox.put(self.events_topic, data)).model_dump(
@@ -227,14 +234,25 @@ class StandPublisher:
 
 
 def today_counts(db: sqlite3.Connection, now: float) -> Today:
-    """Games started today (the stand's clock), how many of them finished or were given up,
-    and the average length of the finished ones (first action to last, pauses included)."""
+    """Games started today (the stand's clock), how many finished or were given up, lessons,
+    and the average length of the finished games.
+
+    A store of schema 4 or later keeps play counts of its own (the ``plays`` table, the
+    operator menu's numbers; lessons apart, kept when old games are deleted): they are
+    used when there. An older store is counted from its sessions (lessons among the games)."""
     day = time.localtime(now)
     midnight = time.mktime((day.tm_year, day.tm_mon, day.tm_mday, 0, 0, 0, 0, 0, -1))
     started, finished, abandoned, average = db.execute(
         "SELECT COUNT(*), COUNT(outcome), COUNT(abandoned), AVG(CASE WHEN outcome IS NOT NULL THEN updated - started END) "
         "FROM sessions WHERE started >= ?", (midnight,)).fetchone()
-    return Today(day=day_of(now), started=started, finished=finished, abandoned=abandoned,
+    lessons = 0
+    if db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'plays'").fetchone():
+        started, finished, lessons, average = db.execute(
+            "SELECT COALESCE(SUM(kind = 'game'), 0), COALESCE(SUM(kind = 'game' AND finished IS NOT NULL), 0), "
+            "COALESCE(SUM(kind = 'lesson'), 0), "
+            "AVG(CASE WHEN kind = 'game' AND finished IS NOT NULL THEN finished - started END) "
+            "FROM plays WHERE day = ?", (day_of(now),)).fetchone()
+    return Today(day=day_of(now), started=started, finished=finished, abandoned=abandoned, lessons=lessons,
                  average_s=None if average is None else int(average))
 
 

@@ -34,6 +34,8 @@ class Reading:
     sid: int | None = None
     game: str | None = None
     over: bool = False
+    lesson: bool = False
+    """The game on screen is a lesson (its coach is up: docs/lessons.md)."""
     players: int | None = None
     tray: str = ""
     tray_down: bool = False
@@ -49,6 +51,7 @@ def read(app: Any) -> Reading:
         r.sid, r.game = getattr(runner, "sid", None), identifier(runner.engine.game)
         r.over = runner.outcome is not None
         r.players = len(runner.players())
+        r.lesson = getattr(app, "coach", None) is not None
     controller = getattr(app, "controller", None)
     tray = getattr(controller, "tray_state", None)
     if tray is not None:
@@ -69,7 +72,7 @@ def state_of(r: Reading) -> str:
     if r.screen in ("operator", "hwsetup", "bench"):
         return "operator"
     if r.screen == "play" and r.game is not None and not r.over:
-        return "playing"
+        return "lesson" if r.lesson else "playing"
     return "idle"
 
 
@@ -107,11 +110,11 @@ class StandReporter:
             before = Reading(tray=r.tray)
         if r.sid is not None and r.sid != before.sid and not r.over:
             self._started[r.sid] = now
-            self.publisher.event("game_started", game=r.game, players=r.players)
+            self.publisher.event("lesson_started" if r.lesson else "game_started", game=r.game, players=r.players)
             events += 1
         if r.sid is not None and r.over and not (before.sid == r.sid and before.over):
             began = self._started.pop(r.sid, None)
-            self.publisher.event("game_finished", game=r.game, players=r.players,
+            self.publisher.event("lesson_finished" if r.lesson else "game_finished", game=r.game, players=r.players,
                                  length_s=None if began is None else int(now - began))
             events += 1
         if r.tray_down and not before.tray_down:

@@ -154,3 +154,26 @@ def test_with_the_recommended_acl_a_stand_cannot_speak_for_another(broker, tmp_p
         impostor.disconnect()
         impostor.loop_stop()
         listener.close()
+
+
+def test_a_flood_of_statuses_never_holds_up_an_event(broker, tmp_path):
+    """Statuses are folded into the newest; an event's acknowledgement is never lost among them
+    (the long secrecy run once left events stuck behind 20 000 queued statuses)."""
+    listener = Listener(broker.port)
+    stand = StandPublisher(stand_config(broker, "hall-a"), tmp_path / "o.sqlite3", reconnect_s=(1, 1))
+    stand.start()
+    try:
+        listener.wait(lambda: stand.connected.is_set(), what="connected")
+        started = time.perf_counter()
+        for i in range(30000):
+            stand.status({"state": "playing", "game": "clincher", "players": i % 5})
+            if i % 1000 == 0:
+                stand.event("fault", detail=f"fault {i // 1000}")
+        handed_over = time.perf_counter() - started
+        listener.wait(lambda: len(listener.payloads("/events")) == 30, seconds=30, what="30 events")
+        assert [e["detail"] for e in listener.payloads("/events")] == [f"fault {i}" for i in range(30)]
+        listener.wait(lambda: listener.payloads("/status")[-1]["players"] == 29999 % 5, what="the newest status")
+        assert handed_over < 5.0  # the UI thread only ever queues (about 10 us a call here)
+    finally:
+        stand.close()
+        listener.close()

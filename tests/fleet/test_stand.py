@@ -141,3 +141,38 @@ def test_the_real_kiosk_reports_its_game_to_the_broker(tmp_path):
         listener.wait(lambda: listener.payloads("/status")[-1]["state"] == "offline", what="the stand's goodbye")
         listener.close()
         broker.stop()
+
+
+def test_a_lesson_is_reported_as_a_lesson_not_a_game(table):
+    app, out = table, Recorder()
+    reporter = StandReporter(app, out, every_s=10)
+    app.runner = Runner.new(app.store, games.engine_for("clincher"), {"seed": 2})
+    app.sm.current, app.coach = "play", object()  # the coach bar is up while a lesson runs
+    reporter.tick()
+    assert out.events[-1]["kind"] == "lesson_started" and out.statuses[-1]["state"] == "lesson"
+
+
+def test_todays_counts_come_from_the_stores_play_counts_when_it_keeps_them(tmp_path):
+    """Schema 4 (the lessons work) keeps a ``plays`` table; an older store is counted from its sessions."""
+    import sqlite3
+
+    from kiosk.fleet.messages import day_of
+    from kiosk.fleet.publisher import today_counts
+
+    now = time.time()
+    db = sqlite3.connect(tmp_path / "s.sqlite3")
+    db.execute("CREATE TABLE sessions (id INTEGER PRIMARY KEY, game TEXT, setup TEXT, started REAL, updated REAL, "
+               "outcome TEXT, abandoned REAL)")
+    db.executemany("INSERT INTO sessions (game, setup, started, updated, outcome, abandoned) VALUES (?, '{}', ?, ?, ?, ?)",
+                   [("clincher", now - 100, now - 40, "over", None), ("clincher", now - 50, now - 10, None, now),
+                    ("clincher", now - 90000, now - 89000, "over", None)])  # yesterday's is not today's
+    assert today_counts(db, now).model_dump() == {"day": day_of(now), "started": 2, "finished": 1, "abandoned": 1,
+                                                  "lessons": 0, "average_s": 60}
+    db.execute("CREATE TABLE plays (session INTEGER PRIMARY KEY, game TEXT, kind TEXT, day TEXT, started REAL, "
+               "finished REAL)")
+    db.executemany("INSERT INTO plays (game, kind, day, started, finished) VALUES ('clincher', ?, ?, ?, ?)",
+                   [("game", day_of(now), now - 300, now - 100), ("game", day_of(now), now - 50, None),
+                    ("lesson", day_of(now), now - 30, now - 5), ("game", "2001-01-01", 0, 10)])
+    assert today_counts(db, now).model_dump() == {"day": day_of(now), "started": 2, "finished": 1, "abandoned": 1,
+                                                  "lessons": 1, "average_s": 200}
+    db.close()
