@@ -176,3 +176,33 @@ def test_todays_counts_come_from_the_stores_play_counts_when_it_keeps_them(tmp_p
     assert today_counts(db, now).model_dump() == {"day": day_of(now), "started": 2, "finished": 1, "abandoned": 1,
                                                   "lessons": 1, "average_s": 200}
     db.close()
+
+
+@pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED)
+def test_a_kiosk_with_a_wrong_password_says_so_on_its_screen_and_plays_on(tmp_path):
+    import os
+
+    from kiosk import drive
+
+    broker = Broker(tmp_path)
+    broker.start()
+    config = tmp_path / "table-noir.toml"
+    config.write_text(f'[fleet]\nbroker = "127.0.0.1"\nport = {broker.port}\nstand = "hall-a"\n'
+                      'username = "hall-a"\npassword = "not-it"\n[kiosk]\nphones = false\n')
+    app = drive.start(str(tmp_path / "data"), config_path=str(config))
+    try:
+        end = time.monotonic() + 15
+        while time.monotonic() < end and "refused" not in app.toast_text.text:
+            drive.pump(1)
+            time.sleep(0.01)
+        said = app.toast_text.text
+        assert f"the broker at 127.0.0.1:{broker.port} refused this stand" in said and "not-it" not in said
+        assert app.toast.opacity == 1
+        if os.environ.get("FLEET_SCREENSHOT_DIR"):
+            drive.screenshot(os.path.join(os.environ["FLEET_SCREENSHOT_DIR"], "kiosk-refused.png"))
+        drive.press("home:new:even-odd")  # the table plays on
+        drive.press("setup:start")
+        assert app.sm.current == "play" and app.runner is not None
+    finally:
+        drive.stop(app)
+        broker.stop()
