@@ -169,7 +169,9 @@ class StandPublisher:
             self.connected.clear()
         elif kind == "unreachable":
             self.connected.clear()
-            self._problem(f"Fleet: cannot reach the broker at {self.cfg.broker}:{self.cfg.port}. "
+            tls = " (TLS: check that [fleet] ca_file signed the broker's certificate, made for that name)" \
+                if self.cfg.tls else ""
+            self._problem(f"Fleet: cannot reach the broker at {self.cfg.broker}:{self.cfg.port}{tls}. "
                           "The stand plays on and sends its news when the broker is back.")
 
     def _problem(self, text: str | None) -> None:

@@ -34,9 +34,30 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+OPENSSL = shutil.which("openssl")
+
+
+def make_certificates(folder: Path) -> Path:
+    """A certificate authority and a broker certificate for 127.0.0.1 it signed; returns the CA's file."""
+    def run(*args: str) -> None:
+        subprocess.run([str(OPENSSL), *args], check=True, capture_output=True, cwd=folder)
+
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Test hall CA",
+        "-keyout", "ca.key", "-out", "ca.pem")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-keyout", "server.key", "-out", "server.csr")
+    (folder / "san.ext").write_text("subjectAltName = IP:127.0.0.1\n")
+    run("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "2",
+        "-extfile", "san.ext", "-out", "server.pem")
+    return folder / "ca.pem"
+
+
 class Broker:
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, tls: bool = False) -> None:
         self.folder, self.port = folder, free_port()
+        self.tls_port = free_port() if tls else None
+        tls_listener = "" if not tls else (
+            f"listener {self.tls_port} 127.0.0.1\ncafile {make_certificates(folder)}\n"
+            f"certfile {folder / 'server.pem'}\nkeyfile {folder / 'server.key'}\n")
         self.proc: subprocess.Popen[bytes] | None = None
         passwords = folder / "passwords"
         passwords.write_text("".join(f"{user}:{pw}\n" for user, pw in USERS.items()))
@@ -48,7 +69,7 @@ class Broker:
             f"acl_file {folder / 'acl'}\n"
             f"user {getpass.getuser()}\n"  # as root, mosquitto would become user mosquitto, who cannot read tmp_path
             f"persistence true\npersistence_location {folder}/\nautosave_interval 1\n"
-            "log_dest none\n")
+            "log_dest none\n" + tls_listener)
 
     def start(self) -> None:
         self.proc = subprocess.Popen([str(MOSQUITTO), "-c", str(self.folder / "mosquitto.conf")],
