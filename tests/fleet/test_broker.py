@@ -21,14 +21,6 @@ pytestmark = pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED)
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def broker(tmp_path):
-    b = Broker(tmp_path)
-    b.start()
-    yield b
-    b.stop()
-
-
 def stand_config(broker: Broker, stand: str, password: str | None = None) -> FleetConfig:
     return FleetConfig(broker="127.0.0.1", port=broker.port, stand=stand, username=stand,
                        password=USERS[stand] if password is None else password, status_every_s=2)

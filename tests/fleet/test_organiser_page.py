@@ -63,11 +63,9 @@ def make_store(path: Path, started: int, finished: int) -> Path:
     return path
 
 
-def test_the_page_shows_every_stand_live(tmp_path):
+def test_the_page_shows_every_stand_live(tmp_path, broker):
     from playwright.sync_api import sync_playwright
 
-    broker = Broker(tmp_path)
-    broker.start()
     http = free_port()
     page_proc = organiser(broker, tmp_path, http)
     stands: list[StandPublisher] = []
@@ -128,16 +126,10 @@ def test_the_page_shows_every_stand_live(tmp_path):
         killed.wait(timeout=5)
         page_proc.terminate()
         page_proc.communicate(timeout=10)
-        broker.stop()
 
 
-def test_the_organiser_is_told_plainly_when_the_broker_refuses_it(tmp_path):
-    broker = Broker(tmp_path)
-    broker.start()
-    try:
-        proc = organiser(broker, tmp_path, free_port(), password="wrong", seconds=5)
-        out, err = proc.communicate(timeout=30)
-        assert proc.returncode == 2
-        assert f"the broker at 127.0.0.1:{broker.port} refused the organiser" in err and "wrong" not in err
-    finally:
-        broker.stop()
+def test_the_organiser_is_told_plainly_when_the_broker_refuses_it(tmp_path, broker):
+    proc = organiser(broker, tmp_path, free_port(), password="wrong", seconds=5)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert f"the broker at 127.0.0.1:{broker.port} refused the organiser" in err and "wrong" not in err

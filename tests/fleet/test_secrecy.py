@@ -5,17 +5,9 @@ from __future__ import annotations
 import pytest
 
 from . import secrecy
-from .broker import MOSQUITTO, WHY_SKIPPED, Broker
+from .broker import MOSQUITTO, WHY_SKIPPED
 
 pytestmark = pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED)
-
-
-@pytest.fixture
-def broker(tmp_path):
-    b = Broker(tmp_path)
-    b.start()
-    yield b
-    b.stop()
 
 
 def test_no_secret_and_no_players_text_reaches_the_broker_in_random_whole_games(tmp_path, broker):

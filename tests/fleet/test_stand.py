@@ -13,7 +13,7 @@ from kiosk.fleet.stand import StandReporter
 from kiosk.runner import Runner
 from kiosk.store import Store
 
-from .broker import MOSQUITTO, USERS, WHY_SKIPPED, Broker, Listener
+from .broker import MOSQUITTO, USERS, WHY_SKIPPED, Listener
 
 
 class Recorder:
@@ -105,11 +105,9 @@ def test_a_reading_that_fails_is_logged_and_the_kiosk_goes_on(table, caplog):
 
 
 @pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED)
-def test_the_real_kiosk_reports_its_game_to_the_broker(tmp_path):
+def test_the_real_kiosk_reports_its_game_to_the_broker(tmp_path, broker):
     from kiosk import drive
 
-    broker = Broker(tmp_path)
-    broker.start()
     listener = Listener(broker.port)
     config = tmp_path / "table-noir.toml"
     config.write_text(f'[fleet]\nbroker = "127.0.0.1"\nport = {broker.port}\nstand = "hall-a"\n'
@@ -140,7 +138,6 @@ def test_the_real_kiosk_reports_its_game_to_the_broker(tmp_path):
         drive.stop(app)
         listener.wait(lambda: listener.payloads("/status")[-1]["state"] == "offline", what="the stand's goodbye")
         listener.close()
-        broker.stop()
 
 
 def test_a_lesson_is_reported_as_a_lesson_not_a_game(table):
@@ -179,13 +176,11 @@ def test_todays_counts_come_from_the_stores_play_counts_when_it_keeps_them(tmp_p
 
 
 @pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED)
-def test_a_kiosk_with_a_wrong_password_says_so_on_its_screen_and_plays_on(tmp_path):
+def test_a_kiosk_with_a_wrong_password_says_so_on_its_screen_and_plays_on(tmp_path, broker):
     import os
 
     from kiosk import drive
 
-    broker = Broker(tmp_path)
-    broker.start()
     config = tmp_path / "table-noir.toml"
     config.write_text(f'[fleet]\nbroker = "127.0.0.1"\nport = {broker.port}\nstand = "hall-a"\n'
                       'username = "hall-a"\npassword = "not-it"\n[kiosk]\nphones = false\n')
@@ -205,4 +200,3 @@ def test_a_kiosk_with_a_wrong_password_says_so_on_its_screen_and_plays_on(tmp_pa
         assert app.sm.current == "play" and app.runner is not None
     finally:
         drive.stop(app)
-        broker.stop()
