@@ -45,7 +45,7 @@ class Organiser:
         self.changed = asyncio.Event()
         self.connected: asyncio.Future[str | None] | None = None
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
-                                  client_id=client_id or f"table-noir-organiser-{socket.gethostname()}"[:64],
+                                  client_id=client_id or f"table-noir-organiser-{socket.gethostname()}-{port}"[-64:],
                                   protocol=mqtt.MQTTv311, clean_session=False)
         if cfg.username:
             self.client.username_pw_set(cfg.username, cfg.password or None)
@@ -189,7 +189,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"table-noir fleet: {err}", file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    return asyncio.run(_serve(Organiser(cfg, args.listen, args.http_port), args.seconds))
+    try:
+        return asyncio.run(_serve(Organiser(cfg, args.listen, args.http_port), args.seconds))
+    except KeyboardInterrupt:  # Ctrl-C: the page has stopped (_serve closed it)
+        return 0
 
 
 async def _serve(organiser: Organiser, seconds: float | None) -> int:
