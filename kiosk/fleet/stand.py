@@ -8,6 +8,11 @@ back, a new fault); every ``status_every_s`` seconds, and at once after an event
 the status is built, the game's part from the **public** view only
 (``session.view(None)``: its phase; the number of players, never who).
 
+Faults the hardware reports as they happen (a stuck button, a tray's fault line)
+come from the controller's ``on_handled`` listeners, as the screen's message does,
+and leave at once as events (with less than the screen said: which pad, not which
+button).
+
 Everything leaves through ``StandPublisher.status``/``event``, which only queue:
 the UI thread never waits for the disk or the network here.
 """
@@ -83,16 +88,39 @@ class StandReporter:
         self._next_status = 0.0
         self._started: dict[int, float] = {}  # when each game was first seen on screen (monotonic)
         self.clock: Any = None  # the Kivy interval that calls tick
+        self._controller: Any = None  # the controller whose on_handled we listen to
 
     def close(self) -> None:
         """Stop reading and publishing; the stand says "offline" itself (its will is for a death)."""
         if self.clock is not None:
             self.clock.cancel()
+        self._listen_to(None)
         self.publisher.close()
+
+    def _listen_to(self, controller: Any) -> None:
+        """Listen to ``controller``'s handled events (the kiosk makes a new one when the hardware
+        is opened again), and to no other."""
+        if controller is self._controller:
+            return
+        if self._controller is not None and self._handled in self._controller.on_handled:
+            self._controller.on_handled.remove(self._handled)
+        if controller is not None and isinstance(getattr(controller, "on_handled", None), list):
+            controller.on_handled.append(self._handled)
+        self._controller = controller
+
+    def _handled(self, handled: Any) -> None:
+        """A hardware event the controller took (UI thread): a fault leaves at once, as an event."""
+        event = handled.event
+        kind = type(event).__name__
+        if kind == "ButtonStuck":
+            self.publisher.event("fault", detail=f"Pad {int(event.player)}: a button seems stuck.")
+        elif kind == "HardwareFault":
+            self.publisher.event("fault", detail=fault_text(f"{event.source}: {event.message}"))
 
     def tick(self, *_: Any) -> None:
         """One reading; events for what changed since the last; the status when due (UI thread)."""
         try:
+            self._listen_to(getattr(self.app, "controller", None))
             now, events = self.read_and_compare()
             if events or now >= self._next_status:
                 self._next_status = now + self.every_s

@@ -200,3 +200,23 @@ def test_a_kiosk_with_a_wrong_password_says_so_on_its_screen_and_plays_on(tmp_pa
         assert app.sm.current == "play" and app.runner is not None
     finally:
         drive.stop(app)
+
+
+def test_a_stuck_button_and_a_hardware_fault_leave_at_once_and_a_new_controller_is_followed(table):
+    from hardware.events import ButtonColour, ButtonStuck, HardwareFault
+    from kiosk.controller import Controller
+
+    app, out = table, Recorder()
+    app.controller = Controller(None, None)
+    reporter = StandReporter(app, out, every_s=10)
+    reporter.tick()
+    app.controller.handle(ButtonStuck(2, ButtonColour.GRAY, 0.0, 31.0))
+    assert out.events[-1] == {"kind": "fault", "detail": "Pad 2: a button seems stuck."}  # not which button
+    old, app.controller = app.controller, Controller(None, None)  # the hardware opened again
+    reporter.tick()
+    old.handle(HardwareFault("tray", "bad line", 0.0))
+    app.controller.handle(HardwareFault("tray", "sensor missing", 0.0))
+    assert [e.get("detail") for e in out.events[-2:]] == ["Pad 2: a button seems stuck.", "tray: sensor missing"]
+    reporter.publisher.close = lambda: None
+    reporter.close()
+    assert reporter._handled not in app.controller.on_handled
