@@ -105,6 +105,7 @@ def test_the_page_shows_every_stand_live(tmp_path, broker):
                     break
                 time.sleep(0.5)
             assert states == {"hall-a": "playing", "hall-b": "idle", "hall-c": "offline", "hall-d": "stale"}
+            assert page.locator("#summary").inner_text() == "4 stands: 1 playing, 1 idle, 1 stale, 1 offline"
             card_a = page.locator('article[data-stand="hall-a"]')
             assert "The Clincher" in card_a.inner_text() and "3 players" in card_a.inner_text()
             assert card_a.locator(".last").get_attribute("data-last") == "game_started"
@@ -115,6 +116,10 @@ def test_the_page_shows_every_stand_live(tmp_path, broker):
             page.wait_for_timeout(300)
             shot = Path(SHOT) if SHOT else tmp_path / "organiser.png"
             page.screenshot(path=str(shot), full_page=True)
+            page.set_viewport_size(browser.PHONE)  # the organiser walking the hall, the page on a phone
+            page.wait_for_timeout(200)
+            assert page.evaluate("document.documentElement.scrollWidth") <= browser.PHONE["width"]
+            page.screenshot(path=str(shot.with_name(shot.stem + "-phone" + shot.suffix)), full_page=True)
             chromium.close()
         board = json.load(urllib.request.urlopen(f"http://127.0.0.1:{http}/board.json", timeout=5))
         assert {s["name"] for s in board["stands"]} == {"hall-a", "hall-b", "hall-c", "hall-d"}
