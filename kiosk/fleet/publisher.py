@@ -123,7 +123,12 @@ class StandPublisher:
     # -- the worker thread ------------------------------------------------------------------------
 
     def _work(self) -> None:
-        self._outbox = Outbox(self.outbox_path, self.cfg.queue_max)
+        try:
+            self._outbox = Outbox(self.outbox_path, self.cfg.queue_max)
+        except sqlite3.Error as err:  # a full or read-only disk: events still go, but not across a restart
+            self._problem(f"Fleet: cannot keep events in {self.outbox_path} ({err}); they are kept in memory "
+                          "until the broker has them, and lost if the kiosk restarts first.")
+            self._outbox = Outbox(":memory:", self.cfg.queue_max)
         try:
             while True:
                 kind, data = self._queue.get()

@@ -182,8 +182,13 @@ def open_stand(app: Any, data_folder: Path) -> StandReporter | None:
             Clock.schedule_once(lambda dt: app.message(text), 0)
 
     store_path = getattr(getattr(app, "store", None), "path", None)
-    publisher = StandPublisher(cfg, data_folder / "fleet-outbox.sqlite3", store_path, on_problem=problem)
-    publisher.start()
+    try:
+        publisher = StandPublisher(cfg, data_folder / "fleet-outbox.sqlite3", store_path, on_problem=problem)
+        publisher.start()
+    except Exception as err:  # noqa: BLE001 - a CA file gone since the config was read: say so, play on
+        log.error("fleet: not started: %s", err)
+        app.message(f"Fleet: not reporting to {cfg.broker}: {err}. The stand plays on.")
+        return None
     reporter = StandReporter(app, publisher, cfg.status_every_s)
     reporter.clock = Clock.schedule_interval(reporter.tick, 1.0)
     return reporter

@@ -201,3 +201,18 @@ def test_over_tls_a_stand_reports_only_to_a_broker_its_authority_signed(tmp_path
             stand.close()
         listener.close()
         broker.stop()
+
+
+def test_an_outbox_that_cannot_be_written_keeps_events_in_memory_and_says_so(broker, tmp_path):
+    listener = Listener(broker.port)
+    said: list[str | None] = []
+    stand = StandPublisher(stand_config(broker, "hall-a"), tmp_path / "no-such-folder" / "o.sqlite3",
+                           on_problem=said.append, reconnect_s=(1, 1))
+    stand.start()
+    try:
+        stand.event("game_started", game="clincher", players=2)
+        listener.wait(lambda: listener.payloads("/events"), what="the event, all the same")
+        assert said and "cannot keep events in" in said[0] and "kept in memory" in said[0]
+    finally:
+        stand.close()
+        listener.close()

@@ -220,3 +220,16 @@ def test_a_stuck_button_and_a_hardware_fault_leave_at_once_and_a_new_controller_
     reporter.publisher.close = lambda: None
     reporter.close()
     assert reporter._handled not in app.controller.on_handled
+
+
+def test_a_ca_file_that_is_not_a_certificate_is_a_message_not_a_crash(tmp_path):
+    from hardware.config import Config, FleetConfig
+    from kiosk.fleet.stand import open_stand
+
+    ca = tmp_path / "ca.pem"
+    ca.write_text("not a certificate\n")
+    config = Config(fleet=FleetConfig(broker="127.0.0.1", port=1, tls=True, ca_file=str(ca)))
+    said: list[str] = []
+    app = SimpleNamespace(config_hw=config, message=said.append, store=None)
+    assert open_stand(app, tmp_path) is None
+    assert said and said[0].startswith("Fleet: not reporting to 127.0.0.1:") and "plays on" in said[0]
