@@ -141,8 +141,8 @@ class Organiser:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.listen, self.port)
         await site.start()
-        if self.port == 0:
-            self.port = site._server.sockets[0].getsockname()[1]
+        if self.port == 0:  # the port the system chose
+            self.port = int(self._runner.addresses[0][1])
         self.client.connect_async(self.cfg.broker, self.cfg.port, keepalive=30)
         self.client.loop_start()
         try:
