@@ -104,6 +104,7 @@ def test_a_reading_that_fails_is_logged_and_the_kiosk_goes_on(table, caplog):
     assert "fleet: the table was not read" in caplog.text
 
 
+@pytest.mark.ui  # drives the real kiosk window
 @pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED)
 def test_the_real_kiosk_reports_its_game_to_the_broker(tmp_path, broker):
     from kiosk import drive
@@ -175,6 +176,7 @@ def test_todays_counts_come_from_the_stores_play_counts_when_it_keeps_them(tmp_p
     db.close()
 
 
+@pytest.mark.ui  # drives the real kiosk window
 @pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED)
 def test_a_kiosk_with_a_wrong_password_says_so_on_its_screen_and_plays_on(tmp_path, broker):
     import os
