@@ -94,7 +94,8 @@ def test_the_page_shows_every_stand_live(tmp_path, broker):
             while time.monotonic() < deadline:  # bounded: the stands report as the page watches
                 a.status({"state": "playing", "game": "clincher", "title": "The Clincher", "phase": "act",
                           "players": 3, "tray": "serial"})
-                b.status({"state": "idle", "tray": "none", "faults": ["Pads not working: no pin factory."]})
+                b.status({"state": "idle", "tray": "none", "faults": ["Pads not working: no pin factory.",
+                                                                      "<img src=x onerror=alert(1)>"]})
                 states = {c.get_attribute("data-stand"): c.get_attribute("data-state")
                           for c in page.locator("article.card").all()}
                 if states.get("hall-c") == "idle" and killed_at is None:
@@ -109,7 +110,10 @@ def test_the_page_shows_every_stand_live(tmp_path, broker):
             card_a = page.locator('article[data-stand="hall-a"]')
             assert "The Clincher" in card_a.inner_text() and "3 players" in card_a.inner_text()
             assert card_a.locator(".last").get_attribute("data-last") == "game_started"
-            assert "Pads not working" in page.locator('article[data-stand="hall-b"] .faults').inner_text()
+            faults = page.locator('article[data-stand="hall-b"] .faults')
+            assert "Pads not working" in faults.inner_text()
+            assert "<img src=x onerror=alert(1)>" in faults.inner_text()  # shown as text, never as HTML
+            assert page.locator("#cards img, #cards script").count() == 0
             assert "no news for" in page.locator('article[data-stand="hall-d"]').inner_text()
             row = page.locator("#days tr", has_text="hall-a").first.inner_text().split("\t")
             assert row[:4] == [day_of(time.time()), "hall-a", "6", "4"] and row[5].strip() == "17 min"  # (900 + 960 + 1020 + 1080) / 4 s
