@@ -63,6 +63,10 @@ class Board:
             self.ignored += 1
             return False
         name, kind = where
+        if kind == "status" and not payload:  # the retained status cleared: a stand taken out of the fleet
+            gone = self.stands.pop(name, None) is not None
+            self.changes += gone
+            return gone
         try:
             data = json.loads(payload)
             if kind == "status":

@@ -46,6 +46,14 @@ def test_a_retained_status_is_as_old_as_the_stand_says_not_as_new_as_its_arrival
     assert board.view(T)["stands"][0]["stale"]
 
 
+def test_a_stand_whose_retained_status_is_cleared_leaves_the_board():
+    board = Board()
+    board.message("table-noir/hall-a/status", status(), now=T)
+    board.message("table-noir/hall-b/status", status("hall-b"), now=T)
+    assert board.message("table-noir/hall-b/status", b"", retained=True, now=T)  # mosquitto_pub -r -n
+    assert [s["name"] for s in board.view(T)["stands"]] == ["hall-a"]
+
+
 def test_todays_counts_make_the_per_day_table():
     board = Board()
     today = Today(day="2027-01-15", started=5, finished=4, abandoned=1, average_s=700)
