@@ -135,7 +135,10 @@ class StandPublisher:
                 if kind == "stop":
                     self._say_offline()
                     return
-                self._handle(kind, data)
+                try:
+                    self._handle(kind, data)
+                except Exception as err:  # noqa: BLE001 - one bad message must not end the stand's reporting
+                    log.error("fleet: not handled (%s): %s", kind, err)
         finally:
             self._outbox.close()
             if self._counts is not None:
@@ -148,8 +151,10 @@ class StandPublisher:
                 self._latest, self._waiting_status = self._waiting_status or self._latest, None
             self._send_status()
         elif kind == "event":
-            self._last_event = Event.model_validate(self._outbox.put(self.events_topic, data)).model_dump(
-                exclude_none=True)
+            # Checked before it is kept, and kept as the model writes it: a field the model does not
+            # hold is never stored, let alone published (kiosk.fleet.messages: the privacy rule).
+            event = Event.model_validate(data).model_dump(mode="json", exclude_none=True, exclude={"seq", "boot"})
+            self._last_event = self._outbox.put(self.events_topic, event)
             self._send_next()
         elif kind == "published":
             if self._inflight is not None and self._inflight[1] == data:

@@ -216,3 +216,21 @@ def test_an_outbox_that_cannot_be_written_keeps_events_in_memory_and_says_so(bro
     finally:
         stand.close()
         listener.close()
+
+
+def test_an_event_is_published_as_its_model_writes_it_and_a_bad_one_is_dropped(broker, tmp_path, caplog):
+    listener = Listener(broker.port)
+    stand = StandPublisher(stand_config(broker, "hall-a"), tmp_path / "o.sqlite3", reconnect_s=(1, 1))
+    stand.start()
+    try:
+        stand.event("game_finished", game="clincher", players=3, length_s=600, winner="Ann")  # no such field
+        stand.event("game_started", game="Ann's game")  # not an id: refused, logged
+        stand.event("tray_back")
+        listener.wait(lambda: len(listener.payloads("/events")) == 2, what="two events")
+        finished, back = listener.payloads("/events")
+        assert "winner" not in finished and "Ann" not in json.dumps([finished, back])
+        assert (finished["seq"], back["seq"]) == (1, 2) and back["kind"] == "tray_back"
+        assert "fleet: not handled (event)" in caplog.text
+    finally:
+        stand.close()
+        listener.close()
