@@ -193,12 +193,50 @@ class PhonesConfig(Strict):
         return self
 
 
+STAND_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"
+"""A stand's name is one level of an MQTT topic: no ``/``, ``+``, ``#`` or spaces."""
+
+
+class FleetConfig(Strict):
+    """The convention's MQTT broker this stand reports to (docs/stands.md). No broker
+    (the default): the stand reports to no one and opens no connection. The password is
+    never shown in a repr, an error message or a log line."""
+
+    broker: str = Field("", max_length=253, pattern=r"^[A-Za-z0-9.:\[\]-]*$",
+                        description="the broker's host name or IP address; empty: this stand reports to no one")
+    port: int = Field(1883, ge=1, le=65535, description="the broker's port (1883 plain, 8883 with TLS)")
+    stand: str = Field("stand", pattern=STAND_PATTERN,
+                       description="1 to 32 letters, digits, - or _ (this stand's name on the organiser's page)")
+    topic: str = Field("table-noir", pattern=r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*$", max_length=64,
+                       description="the topic prefix the stands and the organiser's page share (no + or #)")
+    username: str = Field("", max_length=64, description="this stand's user name on the broker; empty: none")
+    password: str = Field("", max_length=128, repr=False, description="this stand's password on the broker")
+    tls: bool = Field(False, description="true: talk to the broker over TLS and check its certificate")
+    ca_file: str = Field("", max_length=4096,
+                         description="a PEM file of the certificate authority that signed the broker's "
+                                     "certificate; empty: the system's authorities")
+    status_every_s: int = Field(10, ge=2, le=300, description="seconds between two status messages")
+    queue_max: int = Field(500, ge=10, le=100000,
+                           description="events kept while the broker is unreachable (past this the oldest go)")
+
+    @model_validator(mode="after")
+    def _credentials_and_tls_fit(self) -> "FleetConfig":
+        if self.password and not self.username:
+            raise ValueError("fleet.password: a password is set but no fleet.username; give both or neither")
+        if self.ca_file and not self.tls:
+            raise ValueError("fleet.ca_file: set only with fleet.tls = true (the certificate checks a TLS broker)")
+        if self.ca_file and not Path(self.ca_file).is_file():
+            raise ValueError(f"fleet.ca_file: there is no file {self.ca_file!r}")
+        return self
+
+
 class Config(Strict):
     pads: PadsConfig = PadsConfig()
     tray: TrayConfig = TrayConfig()
     geometry: GeometryConfig = GeometryConfig()
     kiosk: KioskConfig = KioskConfig()
     phones: PhonesConfig = PhonesConfig()
+    fleet: FleetConfig = FleetConfig()
 
 
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
@@ -271,7 +309,7 @@ def parse_config(data: dict[str, Any], source: str = "config") -> Config:
 
 
 # Values never echoed back in an error message (it may end up in a log).
-SECRET_FIELDS = {("kiosk", "operator_pin"), ("kiosk", "operator_pin_hash")}
+SECRET_FIELDS = {("kiosk", "operator_pin"), ("kiosk", "operator_pin_hash"), ("fleet", "password")}
 
 
 def _explain(error: ErrorDetails) -> str:

@@ -167,6 +167,7 @@ def make_app_class():
             self.phones = None  # kiosk.phones.bridge.PhoneBridge while the phone server runs
             self.phones_problem: str | None = None
             self._phones_tried = False
+            self.fleet = None  # kiosk.fleet.stand.StandReporter while the config names a broker (docs/stands.md)
             from kiosk.sound import CueListener, KivyPlayer, Sounds  # the standard library only: cheap
 
             # Sound cues (kiosk.sound): the settings are read at each cue, so the operator's changes apply at once.
@@ -323,6 +324,7 @@ def make_app_class():
             if not self._phones_tried:
                 self._phones_tried = True
                 self._open_phones()
+                self._open_fleet()
             self._load_engines()
             self.sounds.player.prepare()  # the cue files, made on a worker thread the first time
 
@@ -609,6 +611,9 @@ def make_app_class():
 
         def on_stop(self) -> None:
             self._close_phones()
+            if self.fleet is not None:
+                self.fleet.close()  # "offline", said by the stand itself
+                self.fleet = None
             self._close_hardware()
             self.store.close()
             gc.unfreeze()  # what start-up built may be garbage now (tests start many kiosks in one process)
@@ -733,6 +738,13 @@ def make_app_class():
             self.phones = PhoneBridge(server)
             if self.runner is not None and self.sm.current == "play":
                 self.phones.attach(self.runner)
+
+        def _open_fleet(self) -> None:
+            """Report to the convention's broker if the config names one; returns at once (kiosk.fleet)."""
+            if self.config_hw.fleet.broker and self.fleet is None:
+                from kiosk.fleet.stand import open_stand
+
+                self.fleet = open_stand(self, self.exports.parent)
 
         def _close_phones(self) -> None:
             if self.phones is not None:

@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hardware": ("hardware.cli", "watch what the buttons and the tray report, live"),
     "tray": ("hardware.virtual_tray", "run a virtual tray on a pseudo-terminal"),
     "pin-hash": ("kiosk.pin", "print the operator PIN's salted hash for table-noir.toml"),
+    "fleet": ("kiosk.fleet.organiser", "the organiser's page: every stand live, from the broker (--broker HOST)"),
 }
 
 
