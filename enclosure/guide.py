@@ -65,6 +65,7 @@ class Table:
 class Picture:
     name: str           # docs/build/img/<name>.png
     caption: str
+    wide: bool = False  # the page's full width (board layouts, so their labels stay over 9 pt)
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,9 @@ PICTURES = (
     ("screen_back", "screen_back", "screen.scad", ""),
     ("table", "table_assembly", "assembly.scad", ""),
 )
+
+# Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
+BOARD_PICTURES = ("pad_board_layout", "piezo_board_layout")
 
 ORIENTATION = {
     "tray_quarter": "skirt down, 5 mm brim", "tray_quarter_mcu": "skirt down, 5 mm brim",
@@ -127,8 +131,17 @@ def wiring_blocks(config: Config) -> list[Block]:
     pads = config.pads
     return [
         Heading("The pad board and the pads' sockets", 3),
-        Para("Solder the six JST XH sockets, the 2x20 shrouded header and, on each button line, the series "
-             "resistor, the pull-up and the capacitor, as drawn. Every line is the same:"),
+        Para("The pad board is a stripboard, not a breadboard-style board: on a Perma-Proto's 5-hole strips a 2x20 "
+             "header would join pin 1 (3V3) to pin 2 (5V) and GPIO2 to 5V. Cut the board 36 holes long from a "
+             "100 x 160 mm sheet. First the cuts: with a knife, cut the copper **between** the header's two rows "
+             "on all 20 strips under it (red bars), and spot-face every hole marked with a red cross. Check each "
+             "cut with the multimeter before soldering. Then the wire links (blue), the standing pull-ups "
+             "(4.7 kΩ) and capacitors (100 nF), the series resistors (1 kΩ) lying along their lines, the header "
+             "(pin 1, the square pad, top left) and the six sockets (pin 1 at the top). The layout is drawn from "
+             "the data `tests/enclosure/test_boards.py` checks net by net against the circuit."),
+        Picture("pad_board_layout", "The pad board, component side: strips, cuts (red), links (blue), parts, "
+                "and each strip's net on the right.", wide=True),
+        Para("Every button line is the same:"),
         Code(wiring.line_diagram()),
         Table(*_md_table(wiring.connector_table(pads))),
         Para("Crimp each pad's cable into its XH plug in the same order: pin 1 the ground wire (both buttons' "
@@ -205,15 +218,20 @@ def blocks(config: Config) -> list[Block]:
         Items((
             "Fit the four quarters together dry. The dovetails go together one way only; the quarter with the "
             "board pocket sits where the arm will stand. File any tight dovetail until the floor lies flat.",
-            "Solder the piezo board (perfboard cut to about 30 x 20 mm): for each of the three piezos a 10 kΩ "
-            "resistor in series to its analog pin, 1 MΩ across the piezo, one 1N5817 from the pin to GND and one "
-            "from the pin to 3V3 (cathode to 3V3). Wire it to the QT Py's A0, A1, A2, 3V3 and GND.",
+            "Solder the piezo board on a piece of stripboard 8 strips by 16 holes, as its layout below shows "
+            "(no cuts): for each of the three piezos a 10 kΩ resistor from its strip to its analog pin's strip, "
+            "1 MΩ from its strip to GND, one 1N5817 with its band (cathode) on the analog strip and its other end "
+            "on GND, and one with its band on 3V3 and its other end on the analog strip. A diode turned round "
+            "clips every knock below the impact threshold. Wire the right-hand pads to the QT Py's A0, A1, A2, "
+            "3V3 and GND.",
             "Lay the QT Py in its pocket under the floor, USB-C toward the exit; hold it with a dab of hot glue "
             "on its edge (not on the USB socket). The piezo board lies in the channel beside it.",
             "Plug the USB cable in and weave it round the two pegs in the exit: a pull on the cable now meets "
             "the pegs, not the QT Py's socket.",
             "Lay the piezos in their pockets with their leads in the ring channel, but **do not glue them yet**.",
         ), numbered=True),
+        Picture("piezo_board_layout", "The piezo board, component side, drawn from the data the netlist test "
+                "checks: each diode's grey band is its cathode (K).", wide=True),
         Picture("tray_mcu", "The quarter with the board, from below."),
         Heading("2. The sensor arm"),
         Picture("arm", "The arm as it stands on the tray: foot, post pieces, boom and head."),
@@ -281,7 +299,9 @@ def blocks(config: Config) -> list[Block]:
         Heading("First power-on checklist"),
         Items((
             "Before power: the ribbon's red stripe is on pin 1 at both ends; every pad plug sits whole in its socket.",
-            "With a multimeter, no continuity between 5 V (header pin 2) and GND (pin 6) with every plug in.",
+            "With a multimeter, on the pad board before the ribbon goes on: no continuity between header pins "
+            "1 and 2 (3V3, 5V), 3 and 4, 2 and 6 (5V, GND), nor between any pin and its neighbour in the other "
+            "row; then no continuity between 5 V (pin 2) and GND (pin 6) with every plug in.",
             "The 27 W supply, not a phone charger; one 5 V source only (the display is fed from the header).",
             "Power on: the Pi's green LED flickers and the screen shows the kiosk within a minute.",
             "`table-noir hardware monitor`: press each of the "
@@ -386,7 +406,8 @@ def to_pdf(items: list[Block], path: Path, img: Path = IMG) -> Path:
         elif isinstance(b, Picture):
             png = img / f"{b.name}.png"
             if png.exists():
-                picture = Image(str(png), width=120 * mm, height=90 * mm, kind="proportional")
+                picture = (Image(str(png), width=width, height=200 * mm, kind="proportional") if b.wide
+                           else Image(str(png), width=120 * mm, height=90 * mm, kind="proportional"))
                 group = [picture, Paragraph(_inline(b.caption), caption)]
                 if story and getattr(story[-1], "style", None) in heads.values():
                     group.insert(0, story.pop())      # a heading stays on the page of its picture
@@ -424,6 +445,14 @@ def render_pictures(config: Config, img: Path = IMG) -> list[Path]:
     return made
 
 
+def board_pictures(config: Config, img: Path = IMG) -> list[Path]:
+    """The boards' layouts, drawn from the data the netlist test checks (no OpenSCAD needed)."""
+    from hardware.boards import draw, pad_board, piezo_board
+
+    return [draw.draw(pad_board.layout(config.pads), pad_board.schematic(config.pads), img / "pad_board_layout.png"),
+            draw.draw(piezo_board.layout(), piezo_board.schematic(), img / "piezo_board_layout.png")]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m enclosure.guide", description=__doc__.splitlines()[0])
     parser.add_argument("--no-pictures", action="store_true", help="keep the pictures in docs/build/img as they are")
@@ -437,6 +466,7 @@ def main(argv: list[str] | None = None) -> int:
         except BuildError as err:
             print(f"guide: {err}", file=sys.stderr)
             return 1
+    board_pictures(config)
     items = blocks(config)
     DOCS.mkdir(parents=True, exist_ok=True)
     MARKDOWN.write_text(to_markdown(items))
