@@ -35,7 +35,7 @@ PIEZO_CHANNELS = 3          # the tray firmware reads three analog pins (firmwar
 
 # Which assembly each printed part belongs to (its filament is priced there).
 PRINTED_IN = {"tray_quarter": "tray", "tray_quarter_mcu": "tray", "arm_foot": "tray", "arm_post": "tray",
-              "arm_joiner": "tray", "arm_boom": "tray", "pad_body": "pads", "pad_base": "pads",
+              "arm_joiner": "tray", "arm_boom": "tray", "plinth": "tray", "cell_adapter": "tray", "cell_base": "tray", "pad_body": "pads", "pad_base": "pads",
               "screen_shell": "screen", "screen_back": "screen", "screen_stand": "screen"}
 
 

@@ -87,6 +87,7 @@ PICTURES = (
     ("screen_open", "screen_open", "screen.scad", "60,0,20"),
     ("screen_back", "screen_back", "screen.scad", ""),
     ("table", "table_assembly", "assembly.scad", ""),
+    ("weighing", "weighing_assembly", "plinth.scad", "60,0,30"),
 )
 
 # Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
@@ -97,6 +98,7 @@ ORIENTATION = {
     "arm_foot": "socket up", "arm_post": "on a side", "arm_joiner": "standing",
     "arm_boom": "upside down, across the bed, 5 mm brim", "pad_body": "on its back", "pad_base": "pegs up",
     "screen_shell": "face down", "screen_back": "posts up", "screen_stand": "flat",
+    "plinth": "top down, stem up", "cell_adapter": "top down", "cell_base": "flat",
 }
 
 
@@ -191,7 +193,20 @@ def blocks(config: Config) -> list[Block]:
              "from the repo (`python -m enclosure.guide`), so the pictures, wiring tables and print times follow "
              "the models and `hardware/table-noir.toml`. Everything to buy, with part numbers and prices, is in "
              "the bill of materials in `hardware/README.md`."),
-        Picture("table", "The tray, the arm and a tallest Heat."),
+        Picture("table", "The tray, the arm, the plinth and a tallest Heat."),
+        Heading("The build, in order"),
+        Items(("**Buy** the parts in the table below (the bill of materials; prices, pack sizes and notes in "
+               "`hardware/README.md`).",
+               "**Print** the parts at the settings under \"Print the parts\".",
+               "**Flash the tray**: CircuitPython on the QT Py, its libraries with circup, the tray's firmware.",
+               "**Build and wire** the tray with its load cell, the arm, the pads, the pad board and the screen "
+               "case, steps 1 to 6 and \"Wiring, connector by connector\".",
+               "**Set up the Pi**: the SD card and `kiosk/deploy/setup-pi.sh` (docs/deploy.md).",
+               "**First boot**: the hardware setup on the touchscreen finds the tray and learns the pads.",
+               "**Bench test** the sensing before anything is glued, then glue.",
+               "**Power-on checklist**, then **the first game**."), numbered=True),
+        Heading("What to buy"),
+        bom_table(bom),
         Heading("Tools"),
         Items(("a 3D printer with a 220 x 220 x 250 mm bed, PLA (PETG for the arm if the room gets warm)",
                "soldering iron with a fine tip, and solder; the same iron sets the heat-set inserts",
@@ -229,7 +244,25 @@ def blocks(config: Config) -> list[Block]:
             "Plug the USB cable in and weave it round the two pegs in the exit: a pull on the cable now meets "
             "the pegs, not the QT Py's socket.",
             "Lay the piezos in their pockets with their leads in the ring channel, but **do not glue them yet**.",
+            "The weighing (the load cell stands on a base of its own, never on the tray): screw the load cell's "
+            "fixed end (the end its wires leave) to the `cell_base` pedestal with two M3 x 6 screws from below, "
+            "the arrow on the cell pointing down. Screw the `cell_adapter` onto its free end with two M3 x 6 "
+            "screws from above. Stick three rubber feet under the base.",
+            "The overload stop: put the M3 nut in the trap under the base's cup, and screw the M3 x 12 in from "
+            "above, head up. Turn it out until a 0.3 mm feeler gauge (or three sheets of printer paper) just "
+            "slides between its head and the adapter's boss: a hand pressing on the Heat then rests on the "
+            "screw, not on the cell. Check: 1 kg on the adapter (a full 1 L bottle) must touch the stop.",
+            "Wire the cell to the NAU7802 breakout: red to E+, black to E-, green to A+, white to A- (swap A+ "
+            "and A- if the weight reads negative). Stick the board on the base beyond the cell with foam tape. "
+            "Plug the 100 mm STEMMA QT cable from the QT Py into one of its ports; the 500 mm sensor cable "
+            "goes into the other.",
+            "Set the tray over the base: the adapter's boss stands in the middle of the floor's hole and "
+            "nothing of the base touches the tray (look under with a torch). Fill the cup round the boss with "
+            "silicone shock oil to 2 mm under its rim. Push the plinth's stem through the target disc's centre "
+            "hole into the adapter's socket.",
         ), numbered=True),
+        Picture("weighing", "The weighing: plinth and stem, the adapter on the cell's free end, the cell, and "
+                "its base with the damping cup and the stop screw under the stem."),
         Picture("piezo_board_layout", "The piezo board, component side, drawn from the data the netlist test "
                 "checks: each diode's grey band is its cathode (K).", wide=True),
         Picture("tray_mcu", "The quarter with the board, from below."),
@@ -254,7 +287,28 @@ def blocks(config: Config) -> list[Block]:
         ), numbered=True),
         Picture("head", "The head from above: the board's pocket with its two ledges, the sockets' room "
                 "and the plug's slot into the groove."),
-        Heading("3. Bench test of the sensing, before anything is glued"),
+        Heading("3. Flash the tray"),
+        Items((
+            "Download CircuitPython 9 or later for the QT Py RP2040 from circuitpython.org. Hold the board's "
+            "BOOT button while plugging it into a computer; copy the `.uf2` onto the `RPI-RP2` drive that "
+            "appears. The board restarts as a drive called `CIRCUITPY`.",
+            "Install the tray's libraries with circup: `pip install circup`, then "
+            "`circup install -r firmware/requirements.txt` (it matches them to your CircuitPython version).",
+            "Copy the firmware: `firmware/boot.py`, `code.py` and `settings.toml` to the drive's top, and "
+            "`firmware/tray/*.py` into a `tray` folder on it (details in `firmware/README.md`). Unplug and "
+            "plug it in again.",
+        ), numbered=True),
+        Heading("4. Set up the Pi"),
+        Items((
+            "Write Raspberry Pi OS (64-bit) to the microSD card with Raspberry Pi Imager; boot the Pi, connect "
+            "it to the network and clone this repository into `~/table-noir`.",
+            "Run `sudo kiosk/deploy/setup-pi.sh` (docs/deploy.md has its options; "
+            "`kiosk/deploy/setup-pi.sh --dry-run --board pi5 --image desktop` shows what it would do, on any "
+            "computer). Reboot.",
+            "First boot: the kiosk opens the **hardware setup**. It finds the tray on USB and shows its live "
+            "readings; then it asks for each pad's buttons in turn. Save, and the kiosk uses them.",
+        ), numbered=True),
+        Heading("5. Bench test of the sensing, before anything is glued"),
         Para("Everything in the tray and the arm can still be moved. Plug the tray into the Pi (or any computer "
              "with the project installed), lay the target disc in its seat and run"),
         Code("table-noir hardware bench"),
@@ -264,7 +318,7 @@ def blocks(config: Config) -> list[Block]:
              "piezo in its pocket, the arm's bolts. Fix it and run the bench again. Only then glue: CA glue in "
              "the dovetails, a ring of hot glue round each piezo, a dab at two corners of the sensor board, a "
              "drop in each arm joint. (`table-noir hardware monitor` shows the raw readings at any time.)"),
-        Heading("4. The pads"),
+        Heading("6. The pads"),
         Picture("pad", "A pad on its base: the hood over three buttons, the touch marks in front."),
         Items((
             "Push the three buttons through the panel from above, Black on the left, White in the middle, Gray "
@@ -276,7 +330,7 @@ def blocks(config: Config) -> list[Block]:
             f"base on with four M3 x 10 countersunk screws. Repeat for all {pads} pads.",
         ), numbered=True),
         Picture("pad_open", "The body from below: the ribs that carry the front wall in print, with the wire holes."),
-        Heading("5. The pad board and the screen case"),
+        Heading("7. The pad board and the screen case"),
         Picture("screen_open", "The shell from the back, the cover lifted: the four bosses for the inserts."),
         Items((
             "Press an M3 heat-set insert into each of the shell's four bosses with the soldering iron at about "
@@ -309,11 +363,21 @@ def blocks(config: Config) -> list[Block]:
             f"The empty tray reads close to {g.sensor_height_mm:g} mm; one die on the centre brings it about "
             f"{g.die_size_mm:g} mm closer; a tap on each quarter shows an impact.",
             "After ten minutes with the case closed, `vcgencmd measure_temp` stays below 70 °C.",
-            "Keep the bench report from step 3 and this list with the table.",
+            "Keep the bench report from step 5 and this list with the table.",
         )),
+        Heading("The first game"),
+        Para("From the home screen choose Hell for Leather, let the players join (pads, or phones from the join "
+             "screen), and build the first Heat on the plinth: the screen shows the count the tray weighed. "
+             "The rules and every decision taken where they were unclear are in `docs/rules/`."),
         Para(f"Bill of materials: {len(bom.part)} kinds of bought parts, priced in `hardware/README.md` "
              f"(prices dated {bom.prices.date})."),
     ]
+
+
+def bom_table(bom) -> Table:
+    """Every bought part, as a maker orders it."""
+    rows = tuple((str(p.qty), p.name, p.supplier, p.part_number, f"{p.price:.2f}") for p in bom.part)
+    return Table(("qty", "part", "supplier", "part number", f"each ({bom.prices.currency})"), rows)
 
 
 # ---- Markdown -----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@
 
 include <common.scad>
 
-table_z = -floor_t - skirt_h;             // the table the tray stands on
+// table_z (the table the tray stands on) is in common.scad
 foot_top = table_z + foot_h;
 boom_bottom = sensor_height_mm - head_below;
 post_total = boom_bottom - foot_top;      // visible post between foot and boom
