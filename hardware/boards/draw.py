@@ -17,7 +17,7 @@ from PIL import Image, ImageDraw, ImageFont
 from .netlist import Hole, Layout, Schematic, net_names
 
 PITCH = 40                 # pixels per 2.54 mm
-FONT_PX = 28               # at the guide's full page width (174 mm for about 50 pitches) this is over 9 pt
+FONT_PX = 36               # at the guide's full page width (174 mm for the pad board's 49 pitches) this is 9 pt
 MARGIN = 2                 # pitches around the board
 LABELS = 9                 # pitches of margin on the right for the nets' names
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -39,7 +39,7 @@ def draw(layout: Layout, schematic: Schematic, path: Path, title: str = "") -> P
     size = (max(stock.columns + 2 * MARGIN + LABELS, 36) * PITCH, (stock.rows + 2 * MARGIN + 2) * PITCH)
     image = Image.new("RGB", size, "white")
     pen = ImageDraw.Draw(image)
-    font, small = _font(), _font(FONT_PX - 4)
+    font = small = _font()
     pen.text((MARGIN * PITCH, PITCH // 2), title or f"{layout.name}: {stock.name}, component side", fill="black", font=font)
     board = (_xy((0, 0))[0] - PITCH / 2, _xy((0, 0))[1] - PITCH / 2,
              _xy((stock.columns - 1, stock.rows - 1))[0] + PITCH / 2, _xy((stock.columns - 1, stock.rows - 1))[1] + PITCH / 2)
@@ -76,7 +76,7 @@ def draw(layout: Layout, schematic: Schematic, path: Path, title: str = "") -> P
             pen.text((right, _xy((0, row))[1] - FONT_PX / 2 - 2), name, fill="black", font=small)
     values = sorted({f"{p.kind} {p.value}" for p in layout.parts if p.kind in ("resistor", "capacitor", "diode")})
     legend = ("beige: resistors, yellow: capacitors, black: diodes (grey band = cathode, K)\n"
-              "blue: wire links, red: cuts; a standing part one strip long joins the two strips it sits on") if values else ""
+              "blue: wire links, red: cuts") if values else ""
     pen.multiline_text((MARGIN * PITCH, size[1] - PITCH * 2), legend, fill="black", font=small)
     path.parent.mkdir(parents=True, exist_ok=True)
     image.save(path)
@@ -113,7 +113,7 @@ def _part(pen: ImageDraw.ImageDraw, part, font) -> None:
             pen.text((box[2] + 4, (box[1] + box[3]) / 2 - FONT_PX / 2), f"{part.ref} {part.value}", fill="black", font=font)
         elif vertical and length >= 2 * PITCH:     # the designator along the body, in white on the dark band
             pen.text((x0, (box[1] + box[3]) / 2), part.ref, fill="white" if part.kind == "diode" else "black",
-                     font=_font(FONT_PX - 8), anchor="mm")
+                     font=_font(FONT_PX - 12), anchor="mm")
     else:
         box = (min(xs) - PITCH * 0.45, min(ys) - PITCH * 0.45, max(xs) + PITCH * 0.45, max(ys) + PITCH * 0.45)
         if part.kind == "pads":
