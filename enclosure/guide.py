@@ -311,13 +311,16 @@ def blocks(config: Config) -> list[Block]:
         Heading("5. Bench test of the sensing, before anything is glued"),
         Para("Everything in the tray and the arm can still be moved. Plug the tray into the Pi (or any computer "
              "with the project installed), lay the target disc in its seat and run"),
-        Code("table-noir hardware bench"),
+        Code("~/table-noir/.venv/bin/table-noir hardware bench     # on the Pi: stop the kiosk first, see below"),
         Para("It walks through a checklist with live readings from the tray (empty tray, one die, a stack, a "
              "throw on each quarter) and judges each against the sensing model with tolerances, then prints a "
              "pass or fail report: keep it with the table. A fail names what to move: the board in the head, a "
              "piezo in its pocket, the arm's bolts. Fix it and run the bench again. Only then glue: CA glue in "
              "the dovetails, a ring of hot glue round each piezo, a dab at two corners of the sensor board, a "
-             "drop in each arm joint. (`table-noir hardware monitor` shows the raw readings at any time.)"),
+             "drop in each arm joint. (`table-noir hardware monitor` shows the raw readings at any time.) On the Pi the "
+             "kiosk holds the tray's port and the pads' pins: `sudo systemctl stop table-noir-kiosk` first, and "
+             "`sudo systemctl start table-noir-kiosk` after; the command lives in the project's environment, "
+             "`~/table-noir/.venv/bin/table-noir` (it is not on the PATH)."),
         Heading("6. The pads"),
         Picture("pad", "A pad on its base: the hood over three buttons, the touch marks in front."),
         Items((
@@ -358,10 +361,12 @@ def blocks(config: Config) -> list[Block]:
             "row; then no continuity between 5 V (pin 2) and GND (pin 6) with every plug in.",
             "The 27 W supply, not a phone charger; one 5 V source only (the display is fed from the header).",
             "Power on: the Pi's green LED flickers and the screen shows the kiosk within a minute.",
-            "`table-noir hardware monitor`: press each of the "
+            "`sudo systemctl stop table-noir-kiosk`, then `~/table-noir/.venv/bin/table-noir hardware monitor`: "
+            "press each of the "
             f"{3 * pads} buttons once; each shows once, with the right pad and colour, and nothing shows unpressed.",
             f"The empty tray reads close to {g.sensor_height_mm:g} mm; one die on the centre brings it about "
             f"{g.die_size_mm:g} mm closer; a tap on each quarter shows an impact.",
+            "`sudo systemctl start table-noir-kiosk` (or reboot) to bring the kiosk back.",
             "After ten minutes with the case closed, `vcgencmd measure_temp` stays below 70 °C.",
             "Keep the bench report from step 5 and this list with the table.",
         )),
