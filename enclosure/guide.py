@@ -91,7 +91,7 @@ PICTURES = (
 )
 
 # Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
-BOARD_PICTURES = ("pad_board_layout", "piezo_board_layout")
+BOARD_PICTURES = ("pad_board_layout", "piezo_board_layout", "piezo_circuit", "button_circuit", "cell_circuit")
 
 ORIENTATION = {
     "tray_quarter": "skirt down, 5 mm brim", "tray_quarter_mcu": "skirt down, 5 mm brim",
@@ -144,6 +144,7 @@ def wiring_blocks(config: Config) -> list[Block]:
         Picture("pad_board_layout", "The pad board, component side: strips, cuts (red), links (blue), parts, "
                 "and each strip's net on the right.", wide=True),
         Para("Every button line is the same:"),
+        Picture("button_circuit", "One button line on the pad board (all eighteen are the same)."),
         Code(wiring.line_diagram()),
         Table(*_md_table(wiring.connector_table(pads))),
         Para("Crimp each pad's cable into its XH plug in the same order: pin 1 the ground wire (both buttons' "
@@ -261,8 +262,12 @@ def blocks(config: Config) -> list[Block]:
             "silicone shock oil to 2 mm under its rim. Push the plinth's stem through the target disc's centre "
             "hole into the adapter's socket.",
         ), numbered=True),
+        Picture("cell_circuit", "The load cell's four wires to the NAU7802, and its two STEMMA QT ports on the "
+                "tray's I2C bus (the QT Py on one, the sensor's 500 mm cable on the other)."),
         Picture("weighing", "The weighing: plinth and stem, the adapter on the cell's free end, the cell, and "
                 "its base with the damping cup and the stop screw under the stem."),
+        Picture("piezo_circuit", "One piezo channel (A1 and A2 are the same): each diode's bar is its band, the "
+                "cathode. Turned round, a diode clips every knock below the impact threshold."),
         Picture("piezo_board_layout", "The piezo board, component side, drawn from the data the netlist test "
                 "checks: each diode's grey band is its cathode (K).", wide=True),
         Picture("tray_mcu", "The quarter with the board, from below."),
@@ -518,8 +523,12 @@ def board_pictures(config: Config, img: Path = IMG) -> list[Path]:
     """The boards' layouts, drawn from the data the netlist test checks (no OpenSCAD needed)."""
     from hardware.boards import draw, pad_board, piezo_board
 
+    from hardware.boards import schematics
+
     return [draw.draw(pad_board.layout(config.pads), pad_board.schematic(config.pads), img / "pad_board_layout.png"),
-            draw.draw(piezo_board.layout(), piezo_board.schematic(), img / "piezo_board_layout.png")]
+            draw.draw(piezo_board.layout(), piezo_board.schematic(), img / "piezo_board_layout.png"),
+            schematics.piezo_channel(img / "piezo_circuit.png"), schematics.button_line(img / "button_circuit.png"),
+            schematics.load_cell(img / "cell_circuit.png")]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -73,3 +73,15 @@ def test_the_guide_pictures_are_drawn_from_the_same_data(pads, tmp_path):
 
     with Image.open(png) as image:
         assert image.width > 1000 and image.height > 1000
+
+
+def test_the_circuits_are_drawn_with_each_diode_and_type_the_guide_keeps_over_9_pt(tmp_path):
+    pytest.importorskip("schemdraw", reason="the circuit drawings need schemdraw (the dev extra installs it)")
+    from PIL import Image
+
+    from hardware.boards import schematics
+
+    for make in (schematics.piezo_channel, schematics.button_line, schematics.load_cell):
+        png = make(tmp_path / f"{make.__name__}.png")
+        with Image.open(png) as image:
+            assert image.width / 150 <= schematics.MAX_WIDTH_IN      # 150 dpi: the width the 9 pt rule allows
