@@ -176,6 +176,26 @@ def render_png(stl: Path, png: Path, camera: str = "") -> Path:
     return png
 
 
+def render_scad_png(source: str, part: str, values: dict[str, float | int], png: Path, camera: str = "") -> Path:
+    """A picture drawn by OpenSCAD from the .scad part itself, so its colours and labels show
+    (the bought parts in the guide's assembly pictures)."""
+    args = ["openscad", "-o", str(png), "--imgsize=1200,900", "--autocenter", "--viewall", "--colorscheme=Tomorrow",
+            "-D", f'part="{part}"']
+    for name, value in values.items():
+        args += ["-D", f"{name}={_scad_value(value)}"]
+    if camera:
+        args.append(f"--camera=0,0,0,{camera},500")
+    args.append(str(SCAD / source))
+    if not os.environ.get("DISPLAY"):
+        if shutil.which("xvfb-run") is None:
+            raise BuildError("pictures need a display or xvfb-run (`sudo apt-get install xvfb`)")
+        args = ["xvfb-run", "-a", *args]
+    result = subprocess.run(args, capture_output=True, text=True)
+    if result.returncode != 0 or not png.exists():
+        raise BuildError(f"picture of {part} failed: {result.stderr.strip()[-300:]}")
+    return png
+
+
 def build(config: Config, out: Path = DEFAULT_OUT, cache: Path = DEFAULT_CACHE, jobs: int = 2,
           png_dir: Path | None = None, parts: tuple[Part, ...] = PARTS) -> list[dict]:
     """Render ``parts`` and the target sheet into ``out``; returns the parts list also written to parts.json."""

@@ -87,7 +87,11 @@ PICTURES = (
     ("screen_open", "screen_open", "screen.scad", "60,0,20"),
     ("screen_back", "screen_back", "screen.scad", ""),
     ("table", "table_assembly", "assembly.scad", ""),
-    ("weighing", "weighing_assembly", "plinth.scad", "60,0,30"),
+)
+
+# Pictures with the bought parts in colour and labelled: OpenSCAD draws the .scad part itself (an STL has no colours).
+COLOUR_PICTURES = (
+    ("weighing", "weighing_callouts", "plinth.scad", "60,0,30"),
 )
 
 # Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
@@ -144,7 +148,7 @@ def wiring_blocks(config: Config) -> list[Block]:
         Picture("pad_board_layout", "The pad board, component side: strips, cuts (red), links (blue), parts, "
                 "and each strip's net on the right.", wide=True),
         Para("Every button line is the same:"),
-        Picture("button_circuit", "One button line on the pad board (all eighteen are the same)."),
+        Picture("button_circuit", "One button line on the pad board (all eighteen are the same).", wide=True),
         Code(wiring.line_diagram()),
         Table(*_md_table(wiring.connector_table(pads))),
         Para("Crimp each pad's cable into its XH plug in the same order: pin 1 the ground wire (both buttons' "
@@ -263,11 +267,11 @@ def blocks(config: Config) -> list[Block]:
             "hole into the adapter's socket.",
         ), numbered=True),
         Picture("cell_circuit", "The load cell's four wires to the NAU7802, and its two STEMMA QT ports on the "
-                "tray's I2C bus (the QT Py on one, the sensor's 500 mm cable on the other)."),
+                "tray's I2C bus (the QT Py on one, the sensor's 500 mm cable on the other).", wide=True),
         Picture("weighing", "The weighing: plinth and stem, the adapter on the cell's free end, the cell, and "
-                "its base with the damping cup and the stop screw under the stem."),
+                "its base with the damping cup and the stop screw under the stem.", wide=True),
         Picture("piezo_circuit", "One piezo channel (A1 and A2 are the same): each diode's bar is its band, the "
-                "cathode. Turned round, a diode clips every knock below the impact threshold."),
+                "cathode. Turned round, a diode clips every knock below the impact threshold.", wide=True),
         Picture("piezo_board_layout", "The piezo board, component side, drawn from the data the netlist test "
                 "checks: each diode's grey band is its cathode (K).", wide=True),
         Picture("tray_mcu", "The quarter with the board, from below."),
@@ -516,6 +520,8 @@ def render_pictures(config: Config, img: Path = IMG) -> list[Path]:
         stl, _ = enclosure_build.render_part(enclosure_build.Part(part, source, "0", False, ""), values,
                                              enclosure_build.DEFAULT_CACHE, version)
         made.append(enclosure_build.render_png(stl, img / f"{name}.png", camera))
+    for name, part, source, camera in COLOUR_PICTURES:
+        made.append(enclosure_build.render_scad_png(source, part, values, img / f"{name}.png", camera))
     return made
 
 

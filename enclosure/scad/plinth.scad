@@ -74,3 +74,29 @@ if (part == "plinth_chain") { plinth(); cell_adapter(); load_cell(); }          
 echo(plinth_h = plinth_h, plinth_top = plinth_top, stem_hole_d = stem_hole_d, stop_gap = stop_gap,
      cell_boss_bottom = cell_boss_bottom, cup_floor = table_z + base_t, well_top = well_top, adapter_top = adapter_top,
      cell_z = cell_z, table_z = table_z, well_end_u = well_end_u, cell_angle = cell_angle);
+
+// The weighing with its bought parts in colour and labelled, for the build guide (not printed):
+// printed parts blue, the load cell aluminium, the NAU7802 board, the stop screw, the oil.
+function uv(u, v) = [u * cos(cell_angle) - v * sin(cell_angle), u * sin(cell_angle) + v * cos(cell_angle)];
+// A callout: the words at height z above a point of the part, with a thin leader down to it.
+module callout(xy, z_part, z_label, words) {
+    translate([xy[0], xy[1], z_part]) cylinder(d = 0.5, h = z_label - z_part);
+    translate([xy[0], xy[1], z_label + 1]) rotate([70, 0, 30]) linear_extrude(0.6) text(words, size = 6, valign = "bottom");
+}
+module nau7802_board() { along() translate([80, -8.9, table_z + base_t + 1]) cube([25.4, 17.8, 1.6]); }
+module weighing_callouts() {
+    color("SteelBlue") { plinth(); cell_adapter(); cell_base(); }
+    color("Silver") load_cell();
+    color("Purple") nau7802_board();
+    color("DimGray") translate([0, 0, table_z + base_t + 1.1]) cylinder(d = 5.5, h = 3);        // the stop screw's head
+    color("Gold", 0.6) translate([0, 0, table_z + base_t]) cylinder(d = cup_in - 0.2, h = 5.5);   // the oil
+    color("Black") {
+        callout([plinth_top / 2, 0], plinth_h, plinth_h + 22, "plinth (printed)");
+        callout(uv(cell_free_u, 0), adapter_top, plinth_h + 2, "adapter (printed)");
+        callout(uv(50, 0), cell_z + cell[2], plinth_h - 8, "load cell (bought)");
+        callout(uv(92, 0), table_z + base_t + 2.6, plinth_h - 18, "NAU7802 (bought)");
+        callout(uv(0, -cup_in / 2 - 1.2), table_z + base_t + 6.6, table_z - 14, "oil cup, stop screw");
+        callout(uv(70, -12), table_z + base_t, table_z - 24, "cell base (printed)");
+    }
+}
+if (part == "weighing_callouts") weighing_callouts();

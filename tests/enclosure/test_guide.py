@@ -21,7 +21,7 @@ def test_every_picture_in_the_guide_exists(page):
     names = re.findall(r"\]\(img/(\w+)\.png\)", page)
     assert len(names) >= 6
     assert all((guide.IMG / f"{n}.png").exists() for n in names)
-    assert set(names) == {p[0] for p in guide.PICTURES} | set(guide.BOARD_PICTURES)
+    assert set(names) == {p[0] for p in guide.PICTURES + guide.COLOUR_PICTURES} | set(guide.BOARD_PICTURES)
 
 
 def test_each_printed_part_has_settings_a_slicer_time_and_filament(page, config):
