@@ -224,7 +224,9 @@ def blocks(config: Config) -> list[Block]:
         Heading("Print the parts"),
         Para("Settings for every part: 0.2 mm layers, 3 perimeters (0.4 mm nozzle), 5 top and 5 bottom layers, "
              "gyroid infill at the figure below, **no supports**: every part is laid so that nothing hangs in "
-             "the air, which `tests/enclosure/test_printability.py` checks on the STL files. Brim where the "
+             "the air, which `tests/enclosure/test_printability.py` checks on the STL files. Turn the slicer's "
+             "supports **off**: left on auto, PrusaSlicer still adds a few grams to some parts (hole crowns and "
+             "short bridges that print clean without; `enclosure/slicing.py` lists each). Brim where the "
              "table says. The fit between sliding parts is 0.3 mm; if pegs are tight, raise `fit` in "
              "`enclosure/scad/common.scad` to 0.4 and rebuild (`python -m enclosure.build`)."),
         table,
