@@ -35,7 +35,7 @@ PIEZO_CHANNELS = 3          # the tray firmware reads three analog pins (firmwar
 
 # Which assembly each printed part belongs to (its filament is priced there).
 PRINTED_IN = {"tray_quarter": "tray", "tray_quarter_mcu": "tray", "arm_foot": "tray", "arm_post": "tray",
-              "arm_joiner": "tray", "arm_boom": "tray", "pad_body": "pads", "pad_base": "pads",
+              "arm_joiner": "tray", "arm_boom": "tray", "plinth": "tray", "cell_adapter": "tray", "cell_base": "tray", "pad_body": "pads", "pad_base": "pads",
               "screen_shell": "screen", "screen_back": "screen", "screen_stand": "screen"}
 
 
@@ -73,6 +73,27 @@ class Part(Strict):
     notes: str = ""
     need: str | None = None
     length_mm: float | None = None
+    pack: int = Field(1, ge=1)          # pieces in the smallest pack the supplier sells
+    pack_price: float | None = None     # that pack's price; None: pack x price
+    url: str = ""                       # the product page; Adafruit and SparkFun pages follow from the number
+    alternative: str = ""               # set: not part of the default table (named which it replaces)
+
+    def link(self) -> str:
+        if self.url:
+            return self.url
+        if self.supplier == "Adafruit" and self.part_number.isdigit():
+            return f"https://www.adafruit.com/product/{self.part_number}"
+        if self.supplier.startswith("SparkFun") and "-" in self.part_number:
+            return f"https://www.sparkfun.com/products/{self.part_number.split('-')[1]}"
+        return ""
+
+    def line(self) -> float:
+        return self.qty * self.price
+
+    def minimum_order(self) -> float:
+        """What the whole packs cost: pieces come in packs (crimps, resistors, screws, inserts)."""
+        pack_price = self.pack_price if self.pack_price is not None else self.pack * self.price
+        return -(-self.qty // self.pack) * pack_price
 
 
 class Bom(Strict):
@@ -209,13 +230,29 @@ def _money(value: float, currency: str) -> str:
     return f"{value:,.2f} {currency}"
 
 
+def bought(bom: Bom) -> list[Part]:
+    """The parts of the default table (alternatives left out)."""
+    return [p for p in bom.part if not p.alternative]
+
+
 def subtotals(bom: Bom, printed: list[PrintedPart]) -> dict[str, float]:
     totals = {a: 0.0 for a in ASSEMBLIES}
-    for part in bom.part:
+    for part in bought(bom):
         totals[part.assembly] += part.qty * part.price
     for row in printed:
         totals[row.assembly] += row.total_grams / 1000 * bom.filament.price_per_kg
     return totals
+
+
+def spools(printed: list[PrintedPart]) -> int:
+    """Whole 1 kg spools the prints take."""
+    import math
+    return math.ceil(sum(r.total_grams for r in printed) / 1000)
+
+
+def minimum_order(bom: Bom, printed: list[PrintedPart]) -> float:
+    """What a maker pays ordering whole packs and whole spools."""
+    return sum(p.minimum_order() for p in bought(bom)) + spools(printed) * bom.filament.price_per_kg
 
 
 def markdown(bom: Bom, printed: list[PrintedPart]) -> str:
@@ -224,16 +261,30 @@ def markdown(bom: Bom, printed: list[PrintedPart]) -> str:
     totals = subtotals(bom, printed)
     for assembly in ASSEMBLIES:
         out += [f"#### {assembly.capitalize()}", "",
-                "| qty | part | supplier | part number | each | line | notes |", "|---:|---|---|---|---:|---:|---|"]
-        for p in (p for p in bom.part if p.assembly == assembly):
-            out.append(f"| {p.qty} | {p.name} | {p.supplier} | {p.part_number} | {p.price:.2f} | {p.qty * p.price:.2f} | {p.notes} |")
+                "| qty | part | supplier | part number | each | line | pack | min. order | notes |",
+                "|---:|---|---|---|---:|---:|---:|---:|---|"]
+        for p in (p for p in bought(bom) if p.assembly == assembly):
+            name = f"[{p.name}]({p.link()})" if p.link() else p.name
+            out.append(f"| {p.qty} | {name} | {p.supplier} | {p.part_number} | {p.price:.2f} | {p.line():.2f} | "
+                       f"{p.pack} | {p.minimum_order():.2f} | {p.notes} |")
         grams = sum(r.total_grams for r in printed if r.assembly == assembly)
         if grams:
             cost = grams / 1000 * bom.filament.price_per_kg
             out.append(f"| {grams:.0f} g | {bom.filament.material} filament for the printed parts below | any | "
-                       f"1.75 mm, 1 kg spool | {bom.filament.price_per_kg:.2f}/kg | {cost:.2f} | from the STL volumes |")
+                       f"1.75 mm, 1 kg spool | {bom.filament.price_per_kg:.2f}/kg | {cost:.2f} | | | "
+                       "from the STL volumes; whole spools in the minimum order |")
         out += ["", f"Subtotal, {assembly}: **{_money(totals[assembly], cur)}**", ""]
+    grams = sum(r.total_grams for r in printed)
     out += [f"**Total: {_money(sum(totals.values()), cur)}**", "",
+            f"**Minimum order: {_money(minimum_order(bom, printed), cur)}** (whole packs of the small parts, and "
+            f"{spools(printed)} spools of 1 kg for the {grams / 1000:.2f} kg of filament)", ""]
+    others = [p for p in bom.part if p.alternative]
+    if others:
+        out += ["#### Alternatives (not in the totals)", "", "| qty | part | supplier | part number | each | instead of |",
+                "|---:|---|---|---|---:|---|"]
+        out += [f"| {p.qty} | {p.name} | {p.supplier} | {p.part_number} | {p.price:.2f} | {p.alternative} |" for p in others]
+        out.append("")
+    out += [
             "#### Filament per printed part", "",
             f"From each STL's volume and surface: {bom.filament.shell_mm:g} mm of solid walls and skins, "
             f"the rest at the infill shown, {bom.filament.material} at {bom.filament.density_g_cm3:g} g/cm³.", "",

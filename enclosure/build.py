@@ -38,7 +38,7 @@ from pathlib import Path
 from hardware.config import Config, ConfigError, load_config
 
 from . import bought, target
-from .checks import HEAT_ZONE_DICE, arm_problems, measure_arm
+from .checks import HEAT_ZONE_DICE, PLINTH_MM, arm_problems, measure_arm
 from .stl import read_stl
 
 HERE = Path(__file__).resolve().parent
@@ -76,6 +76,11 @@ PARTS = (
     Part("screen_shell", "screen.scad", "1", True, "front and sides of the screen case with four insert bosses, printed face down"),
     Part("screen_back", "screen.scad", "1", True, "back cover with vents, the GPIO slot and tie anchors; M3 x 40 screws into the display, M3 x 8 into the shell's inserts"),
     Part("screen_stand", "screen.scad", "2", True, "side cheeks that stand the case at 65 degrees"),
+    Part("plinth", "plinth.scad", "1", True, "the Heat's plinth with its stem, printed top down"),
+    Part("cell_adapter", "plinth.scad", "1", True, "on the load cell's free end: the stem's socket and the boss in the damping cup"),
+    Part("cell_base", "plinth.scad", "1", True, "the load cell's own base on the table, in the well under the floor: pedestal, damping cup, overload stop"),
+    Part("weighing_assembly", "plinth.scad", "0", False, "plinth, adapter, cell and base together (picture only)"),
+    Part("plinth_chain", "plinth.scad", "0", False, "what the cell carries; the tests check it never touches the tray"),
     Part("table_assembly", "assembly.scad", "0", False, "tray, arm and the tallest Heat together (picture only)"),
     Part("arm_assembly", "arm.scad", "0", False, "the arm as it stands on the tray (measured by the tests)"),
     Part("pad_assembly", "pad.scad", "0", False, "body on base (picture only)"),
@@ -88,6 +93,7 @@ def defines(config: Config) -> dict[str, float | int]:
     values: dict[str, float | int] = dict(config.geometry.model_dump())
     values["pads"] = len(config.pads.pins) or 1
     values["heat_zone_dice"] = HEAT_ZONE_DICE
+    values["plinth_h"] = PLINTH_MM
     values["target_disc_d"] = target.disc_diameter(config.geometry)
     values.update(bought.scad_values())
     return values
@@ -167,6 +173,26 @@ def render_png(stl: Path, png: Path, camera: str = "") -> Path:
         result = subprocess.run(args, capture_output=True, text=True)
         if result.returncode != 0 or not png.exists():
             raise BuildError(f"picture of {stl.name} failed: {result.stderr.strip()[-300:]}")
+    return png
+
+
+def render_scad_png(source: str, part: str, values: dict[str, float | int], png: Path, camera: str = "") -> Path:
+    """A picture drawn by OpenSCAD from the .scad part itself, so its colours and labels show
+    (the bought parts in the guide's assembly pictures)."""
+    args = ["openscad", "-o", str(png), "--imgsize=1200,900", "--autocenter", "--viewall", "--colorscheme=Tomorrow",
+            "-D", f'part="{part}"']
+    for name, value in values.items():
+        args += ["-D", f"{name}={_scad_value(value)}"]
+    if camera:
+        args.append(f"--camera=0,0,0,{camera},500")
+    args.append(str(SCAD / source))
+    if not os.environ.get("DISPLAY"):
+        if shutil.which("xvfb-run") is None:
+            raise BuildError("pictures need a display or xvfb-run (`sudo apt-get install xvfb`)")
+        args = ["xvfb-run", "-a", *args]
+    result = subprocess.run(args, capture_output=True, text=True)
+    if result.returncode != 0 or not png.exists():
+        raise BuildError(f"picture of {part} failed: {result.stderr.strip()[-300:]}")
     return png
 
 

@@ -28,6 +28,9 @@ BORE_RADIUS = 4.0       # the bore is narrower than this; the board's pocket is 
 # passed to OpenSCAD (heat_zone_dice) to size the shroud, checked here.
 HEAT_ZONE_DICE = 3
 HAND_ROOM_DICE = 1      # room to add one more die on the tallest Heat
+# The Heat stands on a plinth this high above the floor, weighed by the load cell under it
+# (issue 29; scad/plinth.scad). Passed to OpenSCAD; the tallest Heat's top is this much higher.
+PLINTH_MM = 20.0
 
 
 @dataclass(frozen=True)
@@ -60,11 +63,11 @@ def measure_arm(mesh: Mesh) -> ArmView:
 def arm_problems(view: ArmView, geometry: GeometryConfig) -> list[str]:
     problems = []
     die = geometry.die_size_mm
-    top = geometry.max_heat_dice * die
+    top = PLINTH_MM + geometry.max_heat_dice * die
     if abs(view.lens_z - geometry.sensor_height_mm) > 0.5:
         problems.append(f"the lens is at {view.lens_z:g} mm, the configuration says {geometry.sensor_height_mm:g} mm")
     if view.lens_z - top < geometry.sensor_min_range_mm + die:
-        problems.append(f"a {geometry.max_heat_dice}-die Heat of {die:g} mm dice comes within {view.lens_z - top:g} mm "
+        problems.append(f"a {geometry.max_heat_dice}-die Heat of {die:g} mm dice on the {PLINTH_MM:g} mm plinth comes within {view.lens_z - top:g} mm "
                         f"of the lens; the sensor needs {geometry.sensor_min_range_mm:g} mm plus one die")
     if view.lens_z > 0.8 * geometry.sensor_max_range_mm:
         problems.append(f"the lens is {view.lens_z:g} mm above the floor, too far for a steady empty-tray reading")

@@ -65,6 +65,7 @@ class Table:
 class Picture:
     name: str           # docs/build/img/<name>.png
     caption: str
+    wide: bool = False  # the page's full width (board layouts, so their labels stay over 9 pt)
 
 
 @dataclass(frozen=True)
@@ -88,11 +89,20 @@ PICTURES = (
     ("table", "table_assembly", "assembly.scad", ""),
 )
 
+# Pictures with the bought parts in colour and labelled: OpenSCAD draws the .scad part itself (an STL has no colours).
+COLOUR_PICTURES = (
+    ("weighing", "weighing_callouts", "plinth.scad", "60,0,30"),
+)
+
+# Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
+BOARD_PICTURES = ("pad_board_layout", "piezo_board_layout", "piezo_circuit", "button_circuit", "cell_circuit")
+
 ORIENTATION = {
     "tray_quarter": "skirt down, 5 mm brim", "tray_quarter_mcu": "skirt down, 5 mm brim",
     "arm_foot": "socket up", "arm_post": "on a side", "arm_joiner": "standing",
     "arm_boom": "upside down, across the bed, 5 mm brim", "pad_body": "on its back", "pad_base": "pegs up",
     "screen_shell": "face down", "screen_back": "posts up", "screen_stand": "flat",
+    "plinth": "top down, stem up", "cell_adapter": "top down", "cell_base": "flat",
 }
 
 
@@ -127,8 +137,18 @@ def wiring_blocks(config: Config) -> list[Block]:
     pads = config.pads
     return [
         Heading("The pad board and the pads' sockets", 3),
-        Para("Solder the six JST XH sockets, the 2x20 shrouded header and, on each button line, the series "
-             "resistor, the pull-up and the capacitor, as drawn. Every line is the same:"),
+        Para("The pad board is a stripboard, not a breadboard-style board: on a Perma-Proto's 5-hole strips a 2x20 "
+             "header would join pin 1 (3V3) to pin 2 (5V) and GPIO2 to 5V. Cut the board 36 holes long from a "
+             "100 x 160 mm sheet. First the cuts: with a knife, cut the copper **between** the header's two rows "
+             "on all 20 strips under it (red bars), and spot-face every hole marked with a red cross. Check each "
+             "cut with the multimeter before soldering. Then the wire links (blue), the standing pull-ups "
+             "(4.7 kΩ) and capacitors (100 nF), the series resistors (1 kΩ) lying along their lines, the header "
+             "(pin 1, the square pad, top left) and the six sockets (pin 1 at the top). The layout is drawn from "
+             "the data `tests/enclosure/test_boards.py` checks net by net against the circuit."),
+        Picture("pad_board_layout", "The pad board, component side: strips, cuts (red), links (blue), parts, "
+                "and each strip's net on the right.", wide=True),
+        Para("Every button line is the same:"),
+        Picture("button_circuit", "One button line on the pad board (all eighteen are the same).", wide=True),
         Code(wiring.line_diagram()),
         Table(*_md_table(wiring.connector_table(pads))),
         Para("Crimp each pad's cable into its XH plug in the same order: pin 1 the ground wire (both buttons' "
@@ -178,7 +198,20 @@ def blocks(config: Config) -> list[Block]:
              "from the repo (`python -m enclosure.guide`), so the pictures, wiring tables and print times follow "
              "the models and `hardware/table-noir.toml`. Everything to buy, with part numbers and prices, is in "
              "the bill of materials in `hardware/README.md`."),
-        Picture("table", "The tray, the arm and a tallest Heat."),
+        Picture("table", "The tray, the arm, the plinth and a tallest Heat."),
+        Heading("The build, in order"),
+        Items(("**Buy** the parts in the table below (the bill of materials; prices, pack sizes and notes in "
+               "`hardware/README.md`).",
+               "**Print** the parts at the settings under \"Print the parts\".",
+               "**Flash the tray**: CircuitPython on the QT Py, its libraries with circup, the tray's firmware.",
+               "**Build and wire** the tray with its load cell, the arm, the pads, the pad board and the screen "
+               "case, steps 1 to 6 and \"Wiring, connector by connector\".",
+               "**Set up the Pi**: the SD card and `kiosk/deploy/setup-pi.sh` (docs/deploy.md).",
+               "**First boot**: the hardware setup on the touchscreen finds the tray and learns the pads.",
+               "**Bench test** the sensing before anything is glued, then glue.",
+               "**Power-on checklist**, then **the first game**."), numbered=True),
+        Heading("What to buy"),
+        bom_table(bom),
         Heading("Tools"),
         Items(("a 3D printer with a 220 x 220 x 250 mm bed, PLA (PETG for the arm if the room gets warm)",
                "soldering iron with a fine tip, and solder; the same iron sets the heat-set inserts",
@@ -191,7 +224,9 @@ def blocks(config: Config) -> list[Block]:
         Heading("Print the parts"),
         Para("Settings for every part: 0.2 mm layers, 3 perimeters (0.4 mm nozzle), 5 top and 5 bottom layers, "
              "gyroid infill at the figure below, **no supports**: every part is laid so that nothing hangs in "
-             "the air, which `tests/enclosure/test_printability.py` checks on the STL files. Brim where the "
+             "the air, which `tests/enclosure/test_printability.py` checks on the STL files. Turn the slicer's "
+             "supports **off**: left on auto, PrusaSlicer still adds a few grams to some parts (hole crowns and "
+             "short bridges that print clean without; `enclosure/slicing.py` lists each). Brim where the "
              "table says. The fit between sliding parts is 0.3 mm; if pegs are tight, raise `fit` in "
              "`enclosure/scad/common.scad` to 0.4 and rebuild (`python -m enclosure.build`)."),
         table,
@@ -205,15 +240,42 @@ def blocks(config: Config) -> list[Block]:
         Items((
             "Fit the four quarters together dry. The dovetails go together one way only; the quarter with the "
             "board pocket sits where the arm will stand. File any tight dovetail until the floor lies flat.",
-            "Solder the piezo board (perfboard cut to about 30 x 20 mm): for each of the three piezos a 10 kΩ "
-            "resistor in series to its analog pin, 1 MΩ across the piezo, one 1N5817 from the pin to GND and one "
-            "from the pin to 3V3 (cathode to 3V3). Wire it to the QT Py's A0, A1, A2, 3V3 and GND.",
+            "Solder the piezo board on a piece of stripboard 8 strips by 16 holes, as its layout below shows "
+            "(no cuts): for each of the three piezos a 10 kΩ resistor from its strip to its analog pin's strip, "
+            "1 MΩ from its strip to GND, one 1N5817 with its band (cathode) on the analog strip and its other end "
+            "on GND, and one with its band on 3V3 and its other end on the analog strip. A diode turned round "
+            "clips every knock below the impact threshold. Wire the right-hand pads to the QT Py's A0, A1, A2, "
+            "3V3 and GND.",
             "Lay the QT Py in its pocket under the floor, USB-C toward the exit; hold it with a dab of hot glue "
             "on its edge (not on the USB socket). The piezo board lies in the channel beside it.",
             "Plug the USB cable in and weave it round the two pegs in the exit: a pull on the cable now meets "
             "the pegs, not the QT Py's socket.",
             "Lay the piezos in their pockets with their leads in the ring channel, but **do not glue them yet**.",
+            "The weighing (the load cell stands on a base of its own, never on the tray): screw the load cell's "
+            "fixed end (the end its wires leave) to the `cell_base` pedestal with two M3 x 6 screws from below, "
+            "the arrow on the cell pointing down. Screw the `cell_adapter` onto its free end with two M3 x 6 "
+            "screws from above. Stick three rubber feet under the base.",
+            "The overload stop: put the M3 nut in the trap under the base's cup, and screw the M3 x 12 in from "
+            "above, head up. Turn it out until a 0.3 mm feeler gauge (or three sheets of printer paper) just "
+            "slides between its head and the adapter's boss: a hand pressing on the Heat then rests on the "
+            "screw, not on the cell. Check: 1 kg on the adapter (a full 1 L bottle) must touch the stop.",
+            "Wire the cell to the NAU7802 breakout: red to E+, black to E-, green to A+, white to A- (swap A+ "
+            "and A- if the weight reads negative). Stick the board on the base beyond the cell with foam tape. "
+            "Plug the 100 mm STEMMA QT cable from the QT Py into one of its ports; the 500 mm sensor cable "
+            "goes into the other.",
+            "Set the tray over the base: the adapter's boss stands in the middle of the floor's hole and "
+            "nothing of the base touches the tray (look under with a torch). Fill the cup round the boss with "
+            "silicone shock oil to 2 mm under its rim. Push the plinth's stem through the target disc's centre "
+            "hole into the adapter's socket.",
         ), numbered=True),
+        Picture("cell_circuit", "The load cell's four wires to the NAU7802, and its two STEMMA QT ports on the "
+                "tray's I2C bus (the QT Py on one, the sensor's 500 mm cable on the other).", wide=True),
+        Picture("weighing", "The weighing: plinth and stem, the adapter on the cell's free end, the cell, and "
+                "its base with the damping cup and the stop screw under the stem.", wide=True),
+        Picture("piezo_circuit", "One piezo channel (A1 and A2 are the same): each diode's bar is its band, the "
+                "cathode. Turned round, a diode clips every knock below the impact threshold.", wide=True),
+        Picture("piezo_board_layout", "The piezo board, component side, drawn from the data the netlist test "
+                "checks: each diode's grey band is its cathode (K).", wide=True),
         Picture("tray_mcu", "The quarter with the board, from below."),
         Heading("2. The sensor arm"),
         Picture("arm", "The arm as it stands on the tray: foot, post pieces, boom and head."),
@@ -236,17 +298,41 @@ def blocks(config: Config) -> list[Block]:
         ), numbered=True),
         Picture("head", "The head from above: the board's pocket with its two ledges, the sockets' room "
                 "and the plug's slot into the groove."),
-        Heading("3. Bench test of the sensing, before anything is glued"),
+        Heading("3. Flash the tray"),
+        Items((
+            "Download CircuitPython 9 or later for the QT Py RP2040 from circuitpython.org. Hold the board's "
+            "BOOT button while plugging it into a computer; copy the `.uf2` onto the `RPI-RP2` drive that "
+            "appears. The board restarts as a drive called `CIRCUITPY`.",
+            "Install the tray's libraries with circup: `pip install circup`, then "
+            "`circup install -r firmware/requirements.txt` (it matches them to your CircuitPython version).",
+            "Copy the firmware: `firmware/boot.py`, `code.py` and `settings.toml` to the drive's top, and "
+            "`firmware/tray/*.py` into a `tray` folder on it (details in `firmware/README.md`). Unplug and "
+            "plug it in again.",
+        ), numbered=True),
+        Heading("4. Set up the Pi"),
+        Items((
+            "Write Raspberry Pi OS (64-bit) to the microSD card with Raspberry Pi Imager; boot the Pi, connect "
+            "it to the network and clone this repository into `~/table-noir`.",
+            "Run `sudo kiosk/deploy/setup-pi.sh` (docs/deploy.md has its options; "
+            "`kiosk/deploy/setup-pi.sh --dry-run --board pi5 --image desktop` shows what it would do, on any "
+            "computer). Reboot.",
+            "First boot: the kiosk opens the **hardware setup**. It finds the tray on USB and shows its live "
+            "readings; then it asks for each pad's buttons in turn. Save, and the kiosk uses them.",
+        ), numbered=True),
+        Heading("5. Bench test of the sensing, before anything is glued"),
         Para("Everything in the tray and the arm can still be moved. Plug the tray into the Pi (or any computer "
              "with the project installed), lay the target disc in its seat and run"),
-        Code("table-noir hardware bench"),
+        Code("~/table-noir/.venv/bin/table-noir hardware bench     # on the Pi: stop the kiosk first, see below"),
         Para("It walks through a checklist with live readings from the tray (empty tray, one die, a stack, a "
              "throw on each quarter) and judges each against the sensing model with tolerances, then prints a "
              "pass or fail report: keep it with the table. A fail names what to move: the board in the head, a "
              "piezo in its pocket, the arm's bolts. Fix it and run the bench again. Only then glue: CA glue in "
              "the dovetails, a ring of hot glue round each piezo, a dab at two corners of the sensor board, a "
-             "drop in each arm joint. (`table-noir hardware monitor` shows the raw readings at any time.)"),
-        Heading("4. The pads"),
+             "drop in each arm joint. (`table-noir hardware monitor` shows the raw readings at any time.) On the Pi the "
+             "kiosk holds the tray's port and the pads' pins: `sudo systemctl stop table-noir-kiosk` first, and "
+             "`sudo systemctl start table-noir-kiosk` after; the command lives in the project's environment, "
+             "`~/table-noir/.venv/bin/table-noir` (it is not on the PATH)."),
+        Heading("6. The pads"),
         Picture("pad", "A pad on its base: the hood over three buttons, the touch marks in front."),
         Items((
             "Push the three buttons through the panel from above, Black on the left, White in the middle, Gray "
@@ -258,7 +344,7 @@ def blocks(config: Config) -> list[Block]:
             f"base on with four M3 x 10 countersunk screws. Repeat for all {pads} pads.",
         ), numbered=True),
         Picture("pad_open", "The body from below: the ribs that carry the front wall in print, with the wire holes."),
-        Heading("5. The pad board and the screen case"),
+        Heading("7. The pad board and the screen case"),
         Picture("screen_open", "The shell from the back, the cover lifted: the four bosses for the inserts."),
         Items((
             "Press an M3 heat-set insert into each of the shell's four bosses with the soldering iron at about "
@@ -281,19 +367,33 @@ def blocks(config: Config) -> list[Block]:
         Heading("First power-on checklist"),
         Items((
             "Before power: the ribbon's red stripe is on pin 1 at both ends; every pad plug sits whole in its socket.",
-            "With a multimeter, no continuity between 5 V (header pin 2) and GND (pin 6) with every plug in.",
+            "With a multimeter, on the pad board before the ribbon goes on: no continuity between header pins "
+            "1 and 2 (3V3, 5V), 3 and 4, 2 and 6 (5V, GND), nor between any pin and its neighbour in the other "
+            "row; then no continuity between 5 V (pin 2) and GND (pin 6) with every plug in.",
             "The 27 W supply, not a phone charger; one 5 V source only (the display is fed from the header).",
             "Power on: the Pi's green LED flickers and the screen shows the kiosk within a minute.",
-            "`table-noir hardware monitor`: press each of the "
+            "`sudo systemctl stop table-noir-kiosk`, then `~/table-noir/.venv/bin/table-noir hardware monitor`: "
+            "press each of the "
             f"{3 * pads} buttons once; each shows once, with the right pad and colour, and nothing shows unpressed.",
             f"The empty tray reads close to {g.sensor_height_mm:g} mm; one die on the centre brings it about "
             f"{g.die_size_mm:g} mm closer; a tap on each quarter shows an impact.",
+            "`sudo systemctl start table-noir-kiosk` (or reboot) to bring the kiosk back.",
             "After ten minutes with the case closed, `vcgencmd measure_temp` stays below 70 °C.",
-            "Keep the bench report from step 3 and this list with the table.",
+            "Keep the bench report from step 5 and this list with the table.",
         )),
+        Heading("The first game"),
+        Para("From the home screen choose Hell for Leather, let the players join (pads, or phones from the join "
+             "screen), and build the first Heat on the plinth: the screen shows the count the tray weighed. "
+             "The rules and every decision taken where they were unclear are in `docs/rules/`."),
         Para(f"Bill of materials: {len(bom.part)} kinds of bought parts, priced in `hardware/README.md` "
              f"(prices dated {bom.prices.date})."),
     ]
+
+
+def bom_table(bom) -> Table:
+    """Every bought part, as a maker orders it."""
+    rows = tuple((str(p.qty), p.name, p.supplier, p.part_number, f"{p.price:.2f}") for p in bom.part)
+    return Table(("qty", "part", "supplier", "part number", f"each ({bom.prices.currency})"), rows)
 
 
 # ---- Markdown -----------------------------------------------------------------------------------
@@ -358,12 +458,12 @@ def to_pdf(items: list[Block], path: Path, img: Path = IMG) -> Path:
 
     _fonts()
     body = ParagraphStyle("body", fontName="Body", fontSize=9.5, leading=13, spaceAfter=5)
-    small = ParagraphStyle("small", parent=body, fontSize=7.5, leading=9.5, spaceAfter=0)
-    caption = ParagraphStyle("caption", parent=body, fontSize=8, textColor=colors.HexColor("#444444"), alignment=1)
+    small = ParagraphStyle("small", parent=body, fontSize=9, leading=11, spaceAfter=0)     # 9 pt at least (issue 32)
+    caption = ParagraphStyle("caption", parent=body, fontSize=9, textColor=colors.HexColor("#444444"), alignment=1)
     heads = {1: ParagraphStyle("h1", parent=body, fontName="Body-Bold", fontSize=18, leading=22, spaceAfter=10, keepWithNext=1),
              2: ParagraphStyle("h2", parent=body, fontName="Body-Bold", fontSize=13, leading=17, spaceBefore=10, spaceAfter=6, keepWithNext=1),
              3: ParagraphStyle("h3", parent=body, fontName="Body-Bold", fontSize=10.5, leading=14, spaceBefore=6, spaceAfter=4, keepWithNext=1)}
-    mono = ParagraphStyle("mono", fontName="Mono", fontSize=6.3, leading=7.6, spaceAfter=6)
+    mono = ParagraphStyle("mono", fontName="Mono", fontSize=9, leading=10.8, spaceAfter=6)  # wiring drawings: 9 pt
     width = A4[0] - 36 * mm
     story = []
     for b in items:
@@ -386,7 +486,8 @@ def to_pdf(items: list[Block], path: Path, img: Path = IMG) -> Path:
         elif isinstance(b, Picture):
             png = img / f"{b.name}.png"
             if png.exists():
-                picture = Image(str(png), width=120 * mm, height=90 * mm, kind="proportional")
+                picture = (Image(str(png), width=width, height=200 * mm, kind="proportional") if b.wide
+                           else Image(str(png), width=120 * mm, height=90 * mm, kind="proportional"))
                 group = [picture, Paragraph(_inline(b.caption), caption)]
                 if story and getattr(story[-1], "style", None) in heads.values():
                     group.insert(0, story.pop())      # a heading stays on the page of its picture
@@ -398,7 +499,7 @@ def to_pdf(items: list[Block], path: Path, img: Path = IMG) -> Path:
 
     def footer(canvas, doc):
         canvas.saveState()
-        canvas.setFont("Body", 7.5)
+        canvas.setFont("Body", 9)
         canvas.drawString(18 * mm, 10 * mm, "Table Noir build guide - generated by python -m enclosure.guide")
         canvas.drawRightString(A4[0] - 18 * mm, 10 * mm, f"page {doc.page}")
         canvas.restoreState()
@@ -421,7 +522,21 @@ def render_pictures(config: Config, img: Path = IMG) -> list[Path]:
         stl, _ = enclosure_build.render_part(enclosure_build.Part(part, source, "0", False, ""), values,
                                              enclosure_build.DEFAULT_CACHE, version)
         made.append(enclosure_build.render_png(stl, img / f"{name}.png", camera))
+    for name, part, source, camera in COLOUR_PICTURES:
+        made.append(enclosure_build.render_scad_png(source, part, values, img / f"{name}.png", camera))
     return made
+
+
+def board_pictures(config: Config, img: Path = IMG) -> list[Path]:
+    """The boards' layouts, drawn from the data the netlist test checks (no OpenSCAD needed)."""
+    from hardware.boards import draw, pad_board, piezo_board
+
+    from hardware.boards import schematics
+
+    return [draw.draw(pad_board.layout(config.pads), pad_board.schematic(config.pads), img / "pad_board_layout.png"),
+            draw.draw(piezo_board.layout(), piezo_board.schematic(), img / "piezo_board_layout.png"),
+            schematics.piezo_channel(img / "piezo_circuit.png"), schematics.button_line(img / "button_circuit.png"),
+            schematics.load_cell(img / "cell_circuit.png")]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -437,6 +552,7 @@ def main(argv: list[str] | None = None) -> int:
         except BuildError as err:
             print(f"guide: {err}", file=sys.stderr)
             return 1
+    board_pictures(config)
     items = blocks(config)
     DOCS.mkdir(parents=True, exist_ok=True)
     MARKDOWN.write_text(to_markdown(items))

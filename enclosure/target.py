@@ -54,6 +54,9 @@ class Text:
     text: str
 
 
+STEM_HOLE_MM = 20.0   # the hole for the plinth's stem (stem_hole_d in scad/common.scad)
+
+
 def disc_diameter(geometry: GeometryConfig) -> float:
     """The disc that lies in the tray's seat; the build passes it to OpenSCAD as target_disc_d."""
     return min(geometry.throw_line_mm + 30, geometry.tray_diameter_mm - 10)
@@ -68,6 +71,7 @@ def shapes(geometry: GeometryConfig) -> list[Circle | Line | Text]:
         Circle(geometry.target_inner_mm / 2, 3.0, role="solid boundary"),
         Circle(geometry.throw_line_mm / 2, 1.2, dash=(8.0, 5.0), role="throwing line"),
         Circle(zone_r, 0.4, dash=(1.5, 1.5), role="Heat zone"),
+        Circle(STEM_HOLE_MM / 2, 0.3, role="stem hole"),       # cut out: the plinth's stem passes through the disc here
         Line(-4, 0, 4, 0, 0.3, role="centre"),
         Line(0, -4, 0, 4, 0.3, role="centre"),
     ]

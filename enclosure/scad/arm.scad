@@ -8,7 +8,7 @@
 
 include <common.scad>
 
-table_z = -floor_t - skirt_h;             // the table the tray stands on
+// table_z (the table the tray stands on) is in common.scad
 foot_top = table_z + foot_h;
 boom_bottom = sensor_height_mm - head_below;
 post_total = boom_bottom - foot_top;      // visible post between foot and boom
@@ -49,12 +49,15 @@ module arm_post() {
     }
 }
 
-// A square joiner: half in the socket below, half in the one above; the cable runs through it.
+// A square joiner: half in the socket below, half in the one above; the cable runs through it,
+// plug first, so its bore is the post's (a JST-SH plug is 6 x 3 mm, 6.7 mm across its corners;
+// enclosure/cables.py checks every bore on the cable's way). The wall stays (spigot - bore) / 2 = 2 mm.
 joiner_len = 2 * spigot_len - 1;
+joiner_bore = post_bore;
 module arm_joiner() {
     difference() {
         translate([-spigot / 2, -spigot / 2, 0]) cube([spigot, spigot, joiner_len]);
-        translate([0, 0, -1]) cylinder(d = post_bore - 2, h = joiner_len + 2);
+        translate([0, 0, -1]) cylinder(d = joiner_bore, h = joiner_len + 2);
     }
 }
 
@@ -137,4 +140,6 @@ cable_from_join = (join_x - join_board[0] / 2 - board_c[0] - sensor_board[0] / 2
 cable_in_arm = cable_to_join + cable_from_join;
 echo(foot_bolts = 2, cable_in_arm = cable_in_arm, cable_to_join = cable_to_join, cable_from_join = cable_from_join,
      join_x = join_x, join_w = join_board[0], join_depth = join_board[2]);
+echo(post_r = post_r, cable_z = cable_z, foot_top = foot_top, boom_bottom = boom_bottom, post_bore = post_bore,
+     joiner_bore = joiner_bore, tray_out_r = tray_out_r);
 echo(post_pieces = post_pieces, joiners = post_pieces, board_cx = board_c[0], board_cy = board_c[1], seat_z = seat_z, plug_y = board_c[1], post_len = post_len, shroud_mouth_z = shroud_mouth_z, mouth_d = 2 * mouth_r, view_r_floor = view_radius_at(0));

@@ -26,7 +26,10 @@ $fa = 3;                   // facet angle: smooth enough, quick enough for CGAL
 $fs = 1;
 
 // ---- the Heat and the view of the sensor ---------------------------------
-stack_top = max_heat_dice * die_size_mm;           // top of the tallest Heat
+// The Heat stands on a raised plinth at the target's centre, weighed by a load cell under
+// the tray (plinth.scad). The build passes plinth_h from enclosure/checks.py (PLINTH_MM).
+plinth_h = 20;                                     // the plinth's top above the floor's top
+stack_top = plinth_h + max_heat_dice * die_size_mm;  // top of the tallest Heat
 // The Heat stands inside a circle three dice wide, printed on the target. A die
 // lying wholly outside that circle must be outside the sensor's view.
 // (The build passes HEAT_ZONE_DICE from enclosure/checks.py.)
@@ -107,6 +110,50 @@ sensor_board = [sensor_board_x + 2 * fit, sensor_board_y + 2 * fit];
 qt_plug = [10, 8, 4.5];             // JST SH plug with the cable's bend: length past the board edge, width, height
 qt_socket = [4.5, 7, 3.2];          // the socket on the board's face: depth in from the edge, width, height
 max_print_len = 190;                // longest post piece
+
+// ---- the weighing: plinth, load cell, its base (plinth.scad; the tray's well in tray.scad) ----
+// A straight-bar load cell of the TAL221 kind (1 kg): 47 x 12 x 6 mm, two M3 threaded holes across
+// each end. It lies under the floor along the 45-degree line of the board's quarter, its free end
+// toward the centre; its base stands on the table on its own rubber feet, never on the tray.
+cell = [47, 12, 6];                 // length, width, height (enclosure/bought.py)
+cell_hole_in = 5;                   // each end's pair of holes from that end
+cell_hole_dv = 6;                   // the pair's spacing across the bar
+cell_free_u = 30;                   // the free end's holes, from the centre along the cell
+cell_fixed_u = cell_free_u + cell[0] - 2 * cell_hole_in;
+cell_angle = arm_angle;             // in the board's quarter, under the arm
+table_z = -floor_t - skirt_h;       // the table (the tray's skirt and the base stand on equal feet)
+base_t = 2.4;                       // the base plate
+cell_lift = 1.2;                    // the pedestal under the fixed end: the bar bends freely above the plate
+cell_z = table_z + base_t + cell_lift;      // the cell's underside
+arm_t = 3;                          // the adapter's bar from the free end to the stem
+adapter_top = cell_z + cell[2] + 2;         // the pad on the free end is 2 mm thick
+well_top = -target_disc_t - 1.2;    // the well's ceiling under the target's seat
+plinth_top = die_size_mm + 2;       // just wider than one die: a fallen die does not stay on it
+plinth_gap = 1.5;                   // air between the plinth and the target disc
+stem_d = 8;
+stem_hole_d = 20;                   // through the floor and the disc: 6 mm of air round the stem, 1.8 round the cup
+stem_socket = 4;                    // the stem's depth in the adapter
+cup_in = 14;                        // the damping cup under the stem: silicone oil round the adapter's boss
+cup_wall = 1.2;
+boss_d_cell = 11.4;                    // the adapter's boss that dips into the oil
+stop_gap = 0.3;                     // the overload stop: the boss lands on the stop screw after this travel
+cell_boss_bottom = table_z + base_t + 3 + 1.1;   // seated M3 socket head (3 mm) plus 1.1 mm; set the screw to stop_gap
+well_end_u = 108;                   // the base's plate ends here (room for the NAU7802 breakout beyond the cell)
+well_clear = 1.5;                   // air between the base and the tray's well
+
+module along() { rotate(cell_angle) children(); }     // the cell's frame (u, v) -> tray (x, y)
+
+// The base's outline in the cell's frame: the cup under the centre, a strip to the cell, the plate.
+module base2d() {
+    circle(d = cup_in + 2 * cup_wall);
+    translate([0, -4]) square([cell[0], 8]);
+    translate([cell_free_u - cell_hole_in - 3, -12]) square([well_end_u - (cell_free_u - cell_hole_in - 3), 24]);
+}
+
+// The tray's well: the base's outline grown by the clearance, up to the well's ceiling, kept inside
+// the quarter (2 mm from each seam), plus the stem's hole through the floor at the centre.
+module well2d() { offset(delta = well_clear) along() base2d(); }
+
 
 // ---- helpers --------------------------------------------------------------
 module ring(r_out, r_in, h) {

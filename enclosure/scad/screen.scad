@@ -95,8 +95,13 @@ module back_cover() {
         // the shell's bosses: room for them in the lip, and the screws into their inserts
         for (p = boss_at) translate([p[0], p[1], -1]) {
             cylinder(d = 3.4, h = back_t + 5);
-            cylinder(d = 6.5, h = 1 + 1.5);    // the screw's head sits in it
-            translate([0, 0, back_t]) cylinder(d = boss_d + 2 * fit + 1, h = 10);
+            cylinder(d = 6.5, h = 1 + 1.5);    // the screw's head sits in it: 1.5 mm of plate stays under it
+            // the boss's notch through the lip starts at the plate's top (z = back_t), and runs out past the
+            // lip's outer edge, so no sliver of lip is left beside it (tests/enclosure/test_walls.py)
+            translate([0, 0, 1 + back_t]) hull() {
+                cylinder(d = boss_d + 2 * fit + 1, h = 10);
+                translate([-(boss_d + 2 * fit + 1) / 2, p[1] > 0 ? 0 : -8, 0]) cube([boss_d + 2 * fit + 1, 8, 10]);
+            }
         }
         for (sx = [-1, 1], sy = [-1, 1]) translate([sx * display_holes[0] / 2, sy * display_holes[1] / 2, -1]) {
             cylinder(d = 3.4, h = post_len + 2);

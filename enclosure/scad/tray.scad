@@ -48,6 +48,9 @@ module underside2d(mcu) {
             rotate(arm_angle) translate([tray_r - 4, 0]) square(8, center = true);
         }
         rotate(arm_angle) translate([tray_r - 8, -4]) square([rim_t + 12, 8]);
+        // the load cell's well to the sensor cable's channel: the STEMMA QT cables of the NAU7802 on the cell's base
+        // (straight out along the cell's line, under the piezo, into the sensor cable's channel)
+        along() translate([well_end_u - 4, -4]) square([tray_r - 8 - well_end_u + 4, 8]);
     }
 }
 
@@ -64,6 +67,11 @@ module tray_whole(mcu = false) {
         for (a = [45 : 90 : 359]) rotate(a) translate([piezo_ring_r, 0, -under_h - 0.01])
             cylinder(d = piezo_d, h = skirt_h + 1.2);
         translate([0, 0, -under_h - 0.01]) linear_extrude(pocket_h) underside2d(mcu);
+        // the plinth's stem passes through the centre; the load cell's base stands in a well under
+        // the board's quarter, on the table, touching nothing of the tray (plinth.scad)
+        translate([0, 0, -under_h - 1]) cylinder(d = stem_hole_d, h = under_h + 2);
+        if (mcu) translate([0, 0, -under_h - 0.01]) linear_extrude(well_top + under_h + 0.01)
+            intersection() { well2d(); translate([2, 2]) square(tray_out_r); }
         if (mcu) {
             // two M4 bolts hold the arm's foot against the rim
             for (y = [-foot_bolt_dy, foot_bolt_dy]) rotate(arm_angle) translate([tray_r - 3, y, foot_bolt_z])

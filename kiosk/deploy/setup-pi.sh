@@ -11,6 +11,9 @@
 #   --overlay       read-only root file system (raspi-config's overlay), so pulling the plug cannot
 #                   damage the SD card; games and the site config go on the ext4 partition labelled TNDATA
 #   --dry-run DIR   record every step in DIR/steps.log and write the files it would write under DIR/root
+#   --board pi5|pi4, --image lite|desktop
+#                   with --dry-run: the machine to plan for, so the dry run works on any computer
+#                   (a described machine is made under DIR/machine; on a Pi they default to the Pi's own)
 #
 # Every step is safe to repeat: packages are installed if missing, files are rewritten with the
 # same content, lines are appended once, the hotspot is replaced, not duplicated.
@@ -27,6 +30,8 @@ rotate=0
 hotspot=""
 overlay=no
 dry=""
+want_board=""
+want_image=""
 unit_name=table-noir-kiosk.service
 
 die() { echo "setup-pi: $*" >&2; exit 1; }
@@ -38,6 +43,8 @@ while [ $# -gt 0 ]; do
     --hotspot) hotspot=${2:?--hotspot needs the network name (SSID)}; shift 2 ;;
     --overlay) overlay=yes; shift ;;
     --dry-run) dry=${2:?--dry-run needs a folder}; shift 2 ;;
+    --board) want_board=${2:?--board needs pi5 or pi4}; shift 2 ;;
+    --image) want_image=${2:?--image needs lite or desktop}; shift 2 ;;
     -h | --help) sed -n '2,18p' "$0"; exit 0 ;;
     *) die "unknown option $1 (see --help)" ;;
   esac
@@ -45,9 +52,32 @@ done
 
 case "$rotate" in 0 | 90 | 180 | 270) ;; *) die "--rotate must be 0, 90, 180 or 270 (got $rotate)" ;; esac
 [ -n "$user" ] || user=pi
+case "$want_board" in "" | pi5 | pi4) ;; *) die "--board must be pi5 or pi4 (got $want_board)" ;; esac
+case "$want_image" in "" | lite | desktop) ;; *) die "--image must be lite or desktop (got $want_image)" ;; esac
+if [ -z "$dry" ] && [ -n "$want_board$want_image" ]; then
+  die "--board and --image describe the machine for a dry run; on a Pi, setup-pi.sh reads them from the Pi itself"
+fi
 if [ -n "$dry" ]; then
   mkdir -p "$dry/root"
   : > "$dry/steps.log"
+  if [ -n "$want_board$want_image" ]; then
+    # A described machine: what setup-pi.sh reads from a Pi, for the board and image asked for.
+    machine="$dry/machine"
+    rm -rf "$machine"
+    mkdir -p "$machine/proc/device-tree" "$machine/etc" "$machine/usr/bin" "$machine/usr/sbin"
+    case "${want_board:-pi5}" in
+      pi5) printf 'Raspberry Pi 5 Model B Rev 1.0\0' > "$machine/proc/device-tree/model" ;;
+      pi4) printf 'Raspberry Pi 4 Model B Rev 1.5\0' > "$machine/proc/device-tree/model" ;;
+    esac
+    printf 'root:x:0:0::/root:/bin/bash\n%s:x:1000:1000::/home/%s:/bin/bash\n' "$user" "$user" > "$machine/etc/passwd"
+    for group in gpio i2c dialout video render input spi; do echo "$group:x:900:"; done > "$machine/etc/group"
+    echo "PARTUUID=00000000-02  /  ext4  defaults,noatime  0  1" > "$machine/etc/fstab"
+    : > "$machine/usr/bin/raspi-config"
+    : > "$machine/usr/bin/nmcli"
+    [ "${want_image:-lite}" = desktop ] && : > "$machine/usr/sbin/lightdm"
+    root=$machine
+    export TN_ROOT=$machine
+  fi
 else
   [ "$(id -u)" -eq 0 ] || die "run me with sudo (or try --dry-run DIR first)"
 fi
@@ -107,7 +137,7 @@ board=$(pi_board)
 case "$board" in
   pi5 | pi4) say "board: $(pi_model)" ;;
   pi-other) say "board: $(pi_model) (only the Pi 4 and Pi 5 are tested; carrying on)" ;;
-  *) die "this is not a Raspberry Pi (no model in /proc/device-tree); the kiosk runs on a desktop with ./tn run" ;;
+  *) die "this is not a Raspberry Pi (no model in /proc/device-tree); the kiosk runs on a desktop with ./tn run; to see what setup-pi.sh would do on a Pi, add --board pi5|pi4 --image lite|desktop to --dry-run DIR" ;;
 esac
 if have /usr/sbin/lightdm; then image=desktop; else image=lite; fi
 say "image: Raspberry Pi OS $image"

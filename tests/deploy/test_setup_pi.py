@@ -285,3 +285,33 @@ def test_the_kiosk_takes_the_arguments_the_unit_gives_it(tmp_path, monkeypatch):
     with pytest.raises(Started):
         cli.main(client[1:])
     assert seen == {"size": (800, 480), "fullscreen": True, "rotation": 270}
+
+
+# -- the dry run on any computer: --board and --image describe the Pi (issue 32) --------------
+
+def described_dry_run(tmp_path: Path, board: str, image: str, *args: str, ok: bool = True):
+    out = tmp_path / f"described-{board}-{image}"
+    env = {k: v for k, v in os.environ.items() if k != "TN_ROOT"}
+    done = subprocess.run(["bash", str(SETUP), "--user", "kiosk", "--dry-run", str(out), "--board", board,
+                           "--image", image, *args], env=env, capture_output=True, text=True, timeout=60)
+    if ok:
+        assert done.returncode == 0, done.stderr
+    steps = (out / "steps.log").read_text().splitlines() if (out / "steps.log").exists() else []
+    return done, steps
+
+
+@pytest.mark.parametrize("board,image", BOARDS_AND_IMAGES)
+def test_the_dry_run_works_on_any_computer_given_the_board_and_image(tmp_path, board, image):
+    # no TN_ROOT and no Raspberry Pi here: the plan equals the one made on that Pi
+    done, steps = described_dry_run(tmp_path, board, image)
+    _, on_pi, _ = dry_run(tmp_path, fake_pi(tmp_path, board, image))
+    assert MODELS[board].split(" Rev")[0] in done.stdout and f"Raspberry Pi OS {image}" in done.stdout
+    assert runs(steps) == runs(on_pi) and writes(steps) == writes(on_pi)
+
+
+def test_board_and_image_are_refused_outside_a_dry_run_or_when_unknown(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "TN_ROOT"}
+    outside = subprocess.run(["bash", str(SETUP), "--board", "pi5"], env=env, capture_output=True, text=True, timeout=60)
+    assert outside.returncode != 0 and "dry run" in outside.stderr
+    done, _ = described_dry_run(tmp_path, "pi3", "lite", ok=False)
+    assert done.returncode != 0 and "--board must be pi5 or pi4" in done.stderr

@@ -25,7 +25,7 @@ def test_every_part_has_a_supplier_number_a_quantity_and_a_dated_price(parts_lis
 
 def test_the_parts_the_issue_found_missing_are_listed(parts_list):
     names = " ".join(p.name.lower() for p in parts_list.part)
-    for wanted in ("display cable", "cooler", "heat-set insert", "perfboard", "hook-up wire", "feet",
+    for wanted in ("display cable", "cooler", "heat-set insert", "stripboard", "hook-up wire", "feet",
                    "glue", "box header", "ribbon", "4.7 kohm", "1 kohm"):
         assert wanted in names, wanted
     assert "1n5817" in names and "bat54" not in names          # through-hole clamp diodes

@@ -21,7 +21,7 @@ def test_every_picture_in_the_guide_exists(page):
     names = re.findall(r"\]\(img/(\w+)\.png\)", page)
     assert len(names) >= 6
     assert all((guide.IMG / f"{n}.png").exists() for n in names)
-    assert set(names) == {p[0] for p in guide.PICTURES}
+    assert set(names) == {p[0] for p in guide.PICTURES + guide.COLOUR_PICTURES} | set(guide.BOARD_PICTURES)
 
 
 def test_each_printed_part_has_settings_a_slicer_time_and_filament(page, config):
@@ -59,3 +59,21 @@ def test_the_pdf_is_made_from_the_same_blocks(config, tmp_path):
     assert data.startswith(b"%PDF")
     assert len(re.findall(rb"/Type /Page\b", data)) >= 6
     assert data.count(b"/Subtype /Image") >= len(guide.PICTURES)
+
+
+def test_no_type_in_the_pdf_is_smaller_than_9_pt(config, tmp_path):
+    # Before issue 32 the wiring drawings were set in 6.3 pt and the tables in 7.5 pt.
+    pytest.importorskip("reportlab", reason="the PDF needs reportlab (the dev extra installs it)")
+    import base64
+    import zlib
+
+    data = guide.to_pdf(guide.blocks(config), tmp_path / "guide.pdf").read_bytes()
+    sizes = []
+    for match in re.finditer(rb"stream\r?\n(.*?)endstream", data, re.S):
+        raw = match.group(1).strip()
+        try:
+            raw = zlib.decompress(base64.a85decode(raw[:-2]) if raw.endswith(b"~>") else raw)
+        except (zlib.error, ValueError):
+            continue
+        sizes += [float(s) for s in re.findall(rb"/F[\w+]+ ([\d.]+) Tf", raw)]
+    assert sizes and min(sizes) >= 9, sorted(set(sizes))
