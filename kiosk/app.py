@@ -620,9 +620,14 @@ def make_app_class():
             if self.sm.current != name:
                 theme.screen_changed()
             self.sm.current = name
+            if self.coach is not None and name == "play":  # a lesson's coach: under its play screen only
+                self.coach.show(self.root_float, self.sm)
+            elif self.coach is not None:
+                self.coach.hide()
 
         def go_home(self) -> None:
             self.ready()
+            self.end_lesson()
             self.controller.runner = None
             if self.phones is not None:
                 self.phones.detach()  # the game's join links stop working
@@ -675,6 +680,8 @@ def make_app_class():
 
         def _attach(self, runner) -> None:
             self.ready()
+            if runner is not getattr(getattr(self, "coach", None), "runner", None):
+                self.end_lesson()  # the real game after a lesson, or any other game
             self.runner = runner
             self.controller.runner = runner
             self.play.attach(runner)
@@ -685,6 +692,48 @@ def make_app_class():
             self.show_screen("play")
             if self.sim_panel is not None:
                 self.sim_panel.rebuild()
+
+        # -- lessons (kiosk.lesson, kiosk.ui.coach, docs/lessons.md) ------------------------
+
+        coach = None  # the coach bar (kiosk.ui.coach.CoachBar) while a lesson is on
+
+        def lesson_for(self, game: str):
+            """The lesson Home offers for ``game`` (shipped in lessons/, or the data folder's lessons/)."""
+            from kiosk import lesson
+
+            if getattr(self, "_lessons", None) is None:
+                self._lessons = lesson.listing([lesson.SHIPPED, self.exports.parent / "lessons"])
+                for item in self._lessons:
+                    if item.problem:
+                        log.warning("lesson not offered: %s", item.problem)
+            return next((i.lesson for i in self._lessons if i.lesson and i.lesson.game == game), None)
+
+        def start_lesson(self, lesson) -> None:
+            """Play the lesson's scenario on a LessonRunner, with the coach under the play screen."""
+            from kiosk.lesson import LessonError, LessonRunner
+            from kiosk.ui.coach import CoachBar
+
+            try:
+                runner = LessonRunner.begin(self.store, lesson)
+            except LessonError as err:
+                self.message(str(err))
+                return
+            self.end_lesson()
+            self.coach = CoachBar(self, runner)
+            self._attach(runner)
+
+        def end_lesson(self) -> None:
+            """Take the coach away; the lesson's game is set aside (it is not a game to resume)."""
+            coach, self.coach = self.coach, None
+            if coach is None:
+                return
+            coach.hide()
+            self.store.abandon(coach.runner.sid)
+            if self.runner is coach.runner:
+                self.runner = None
+
+        def leave_lesson(self) -> None:
+            self.go_home()
 
         def _show_only_what_is_saved(self, *_) -> bool:
             """Runs just before each frame is shown: nothing reaches the screen before it is on disk.

@@ -146,13 +146,14 @@ class HomeScreen(Screen):
                               height=px(theme.TOUCH + 8))
                 rules.size_hint_x, rules.width, rules.height = None, px(84), px(theme.TOUCH)
                 cell.add_widget(play)
+                _add_learn(cell, self.app, game, compact=True)
                 cell.add_widget(rules)
                 grid.add_widget(cell)
                 continue
             cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
             cell.add_widget(play)
             cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
-            cell.add_widget(rules)
+            cell.add_widget(_with_learn(rules, self.app, game))
             cell.add_widget(BoxLayout())  # keeps the buttons at the top of the card
             grid.add_widget(cell)
         if compact:
@@ -390,6 +391,29 @@ def _table_grid(rows: list[list[str]]) -> GridLayout:
             label_widget.bind(height=lambda w, h, b=box: setattr(b, "height", h + px(6)))
             grid.add_widget(box)
     return grid
+
+
+def _add_learn(cell, app, game: str, compact: bool = False) -> None:
+    """The game's "Learn, N min" button (kiosk.ui.coach) in a compact card, when it has a lesson."""
+    from .coach import learn_button
+
+    button = learn_button(app, game, compact)
+    if button is not None:
+        button.size_hint_x, button.width, button.height = None, px(96), px(theme.TOUCH)
+        cell.add_widget(button)
+
+
+def _with_learn(rules, app, game: str):
+    """The rules sheet's row of a full card, with "Learn in N minutes" beside it when the game has a lesson."""
+    from .coach import learn_button
+
+    button = learn_button(app, game)
+    if button is None:
+        return rules
+    row = BoxLayout(spacing=px(4), size_hint_y=None, height=rules.height)
+    row.add_widget(button)
+    row.add_widget(rules)
+    return row
 
 
 class OperatorScreen(Screen):
