@@ -268,7 +268,9 @@ class LessonRunner(Runner):
     def begin(cls, store: Store, lesson: Lesson) -> "LessonRunner":
         """The lesson's scenario played and stored as a session; the runner at step 1."""
         session = lesson.start()
-        return cls(store, session, store.create(session), lesson)
+        sid = store.create(session)
+        store.mark_lesson(sid)  # counted as a lesson, not a game, in the operator's day counts
+        return cls(store, session, sid, lesson)
 
     # -- where the lesson is -------------------------------------------------------
 
