@@ -450,7 +450,7 @@ def make_app_class():
 
         SCREENS = {"home": "HomeScreen", "setup": "SetupScreen", "play": "PlayScreen", "rules": "RulesScreen",
                    "operator": "OperatorScreen", "attract": "AttractScreen", "join": "JoinScreen"}
-        MODULES = {"play": "kiosk.ui.play", "join": "kiosk.ui.join"}
+        MODULES = {"play": "kiosk.ui.play", "join": "kiosk.ui.join", "attract": "kiosk.ui.attract"}
 
         def _screen(self, name: str):
             screen = self._screens.get(name)
@@ -1018,9 +1018,12 @@ def make_app_class():
             self.last_input = time.monotonic()
 
         def _hardware_activity(self, handled) -> None:
-            """A pad press counts as someone at the table: it ends or delays attract mode."""
+            """A pad press, a die thrown or stacked, a phone's answer: someone is at the table,
+            which ends or delays attract mode (kiosk.demo.is_input)."""
+            from kiosk.demo import is_input
+
             self.last_event = time.monotonic()
-            if type(handled.event).__name__ == "ButtonPressed":
+            if is_input(handled.event):
                 self.last_input = time.monotonic()
                 if self.sm.current == "attract":
                     self.end_attract()
@@ -1028,10 +1031,18 @@ def make_app_class():
         def _idle_check(self, *_):
             now = time.monotonic()
             idle = now - self.last_input
-            if idle >= self.config_hw.kiosk.idle_attract_s and self.sm.current not in ("attract", "operator"):
+            if self.sm.current not in ("attract", "operator") and self._attract_due(idle):
                 self.start_attract()
             if min(idle, now - self.last_event) >= 1.0:
                 self.collect_garbage()
+
+        def _attract_due(self, idle: float) -> bool:
+            """Attract after the idle time; in demo mode (kiosk.demo) sooner, and soon after a game's end."""
+            from kiosk.demo import attract_due
+
+            k = self.config_hw.kiosk
+            over = self.sm.current == "play" and self.runner is not None and self.runner.outcome is not None
+            return attract_due(idle, k.idle_attract_s, k.demo_mode, k.demo_idle_s, over)
 
         def collect_garbage(self) -> None:
             """Free what play left in reference cycles now, while nobody is mid-action.
