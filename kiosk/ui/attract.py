@@ -20,7 +20,8 @@ from kivy.utils import escape_markup as esc
 from kiosk import demo
 
 from . import theme
-from .theme import Filled, Text, px
+from .fields import readable
+from .theme import Filled, Scroll, Text, px
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +45,16 @@ class AttractScreen(Screen):
         head.add_widget(self.title)
         root.add_widget(head)
         body = BoxLayout(spacing=px(8))
-        self.panel_box = Filled(bg=theme.PANEL, padding=px(6), radius=px(6), size_hint_x=0.46)
-        body.add_widget(self.panel_box)
-        self.story = Text("", size=16, fit=False)
-        self.story.valign = "bottom"  # the newest line at the bottom, as the play screen's log strip
+        box = Filled(bg=theme.PANEL, padding=px(6), radius=px(6), size_hint_x=0.46)
+        self.panel_box = Scroll(bar=5)  # as on the play screen: a long panel scrolls, never spills
+        box.add_widget(self.panel_box)
+        body.add_widget(box)
+        story = BoxLayout(orientation="vertical")
+        story.add_widget(BoxLayout())  # the newest line at the bottom, as on the play screen's log strip
+        self.story = Text("", size=16)
         self.story.tag = "attract:story"
-        self.story.bind(size=lambda label, size: setattr(label, "text_size", size))
-        body.add_widget(self.story)
+        story.add_widget(self.story)
+        body.add_widget(story)
         root.add_widget(body)
         invite = Text("Tap to learn a game", size=26, bold=True, color=theme.ACCENT, halign="center")
         invite.tag = "attract:invite"
@@ -118,7 +122,7 @@ class AttractScreen(Screen):
         if panel is not None:
             panel.update(replay.view())
         lines = replay.recap(last=6) or ["The game begins."]
-        self.story.text = esc("\n".join(lines))
+        self.story.text = esc("\n".join(readable(line) for line in lines))
 
     def _panel(self, game: str):
         """The play screen's status panel for ``game`` (one per game, kept)."""
