@@ -168,7 +168,7 @@ def load(path: str | Path) -> Lesson:
                 raise LessonError(f"{path}: step {number} names {who!r}, who is not at the table "
                                   f"(the players are {', '.join(players)})")
         if step.done.action is not None and not _is_action(engine, step.done.action):
-            raise LessonError(f"{path}: step {number} waits for {step.done.action!r}, which {engine.title} "
+            raise LessonError(f"{path}: step {number} waits for {step.done.action!r}, but {engine.title} "
                               f"has no action of that name")
     return lesson
 
