@@ -35,7 +35,6 @@ one message naming the file and what is wrong in it.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -135,14 +134,7 @@ def load(path: str | Path) -> Lesson:
     """Read and check a lesson file: its fields, its scenario, and that every step names an
     action the game has and a player who is at the table."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise LessonError(f"cannot read {path}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise LessonError(f"{path} is not a text file (UTF-8)") from None
-    except tomllib.TOMLDecodeError as err:
-        raise LessonError(f"{path} is not valid TOML: {err}") from None
+    data = scenarios.read_toml(path, LessonError)
     try:
         lesson = Lesson.model_validate({**data, "path": str(path)})
     except ValidationError as err:
@@ -224,20 +216,17 @@ def listing(folders: list[Path]) -> list[Listed]:
     """Every ``*.toml`` lesson in ``folders`` (missing folders skipped), sorted by name in each.
     Scenario files kept beside the lessons (they have ``moves``, no ``steps``) are not lessons."""
     found = []
-    for folder in folders:
-        if not folder.is_dir():
+    for path in scenarios.toml_files(folders):
+        try:
+            head = scenarios.read_toml(path, LessonError)
+        except LessonError:
+            head = {"steps": True}  # broken: load says how
+        if "steps" not in head:
             continue
-        for path in sorted(folder.glob("*.toml")):
-            try:
-                head = tomllib.loads(path.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                head = {"steps": True}  # broken: load says how
-            if "steps" not in head:
-                continue
-            try:
-                found.append(Listed(path, lesson=load(path)))
-            except LessonError as err:
-                found.append(Listed(path, problem=str(err)))
+        try:
+            found.append(Listed(path, lesson=load(path)))
+        except LessonError as err:
+            found.append(Listed(path, problem=str(err)))
     return found
 
 
