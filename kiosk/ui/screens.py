@@ -435,10 +435,10 @@ class OperatorScreen(Screen):
             ("Settings", "settings", "normal", lambda: self.show("settings")),
             ("Export session", "export", "normal", self.app.export_current),
             ("Start from a scenario", "scenarios", "normal", self.app.open_scenarios),
-            ("Stand: demo, plays", "stand", "normal", lambda: self.show("stand")),
             ("Home (keep game)", "home", "normal", self.app.go_home),
             ("Clear all data", "clear", "bad", self.app.ask_clear),
             ("Exit the kiosk", "exit", "bad", self.app.really_exit),
+            ("Stand: demo, plays", "stand", "normal", lambda: self.show("stand")),  # kiosk/demo.py
         ]:
             b = Big(text, kind=kind, size=17)
             b.size_hint_y = 1

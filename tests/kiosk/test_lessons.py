@@ -86,3 +86,19 @@ def test_a_pad_press_for_a_later_step_changes_nothing_and_leave_goes_home(app):
     assert app.sm.current == "home" and not drive.find_all("coach:bar") and app.runner is None
     assert runner.sid not in {info.id for info in app.store.unfinished()}  # a lesson is not kept to resume
     assert app.sm.height == drive.find("home:operator").get_root_window().height  # the screen has its room back
+
+
+def test_a_phone_answers_its_step_and_is_told_the_step_when_it_is_not_its_turn(app):
+    from kiosk.phones.events import PhoneAction
+
+    home_with_nothing_to_resume(app)
+    drive.press("home:learn:even-odd")
+    runner = app.runner
+    drive.press("coach:next")
+    early = app.controller.handle(PhoneAction("Oscar", {"type": "wager", "side": "odd", "points": 2}))
+    assert early.error is not None and "Nadia, bet in secret" in early.error  # back to Oscar's phone only
+    assert len(runner.session.log) == runner.start_len and runner.progress() == "Step 2 of 7"
+    assert "Nadia" not in app.play.error.text  # the shared screen says nothing of a phone's refusal
+    ok = app.controller.handle(PhoneAction("Nadia", {"type": "wager", "side": "even", "points": 1}))
+    assert ok.error is None and runner.progress() == "Step 3 of 7"
+    drive.press("coach:leave")
