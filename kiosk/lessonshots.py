@@ -15,6 +15,7 @@ import argparse
 import random
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from kiosk import drive
@@ -32,6 +33,8 @@ def shoot_lesson(app, game: str, out: Path, prefix: str, seed: int = 3) -> list[
         for overlay in list(app.overlays):
             overlay.dismiss()
         drive.pump(3)
+        time.sleep(0.15)  # the coach's outline follows its button a few times a second
+        drive.pump(2)
         shots.append(Path(drive.screenshot(str(out / f"{prefix}lesson-{game}-{number}.png"))))
         if runner.finished:
             break

@@ -129,6 +129,7 @@ class CoachBar(Filled):
         self.pointer.add_widget(BoxLayout())
         self._target = point.button if point is not None else None
         self._follow()
+        Clock.schedule_once(self._follow, 0)  # again once the play screen has laid out the new step
 
     def _seat(self, player: str | None) -> str:
         """'pad 2 (Oscar)': which pad is theirs, by seat; a player with no pad uses the screen."""
@@ -170,7 +171,9 @@ class CoachBar(Filled):
         root.bind(height=self._fit)
         self._screens = screens
         if self._pulse is None:
-            self._pulse = Clock.schedule_interval(self._follow, 0)  # every frame: the screen moves things
+            # 15 times a second: the play screen redraws and moves things, and the frame pulses
+            # (every frame would keep the Pi drawing at full rate for as long as a lesson lasts)
+            self._pulse = Clock.schedule_interval(self._follow, 1 / 15)
         self.refresh()
 
     def _fit(self, root, height) -> None:
