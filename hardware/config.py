@@ -144,6 +144,9 @@ class KioskConfig(Strict):
     operator_pin_hash: str | None = Field(None, pattern=HASH_PATTERN, repr=False,
                                           description="the operator PIN as `table-noir pin-hash` prints it")
     idle_attract_s: int = Field(300, ge=30, le=7200, description="idle time before attract mode")
+    demo_mode: bool = Field(False, description="convention stand: back to attract after a game ends, or "
+                                               "after demo_idle_s with no pad, phone, tray or touch")
+    demo_idle_s: int = Field(90, ge=20, le=3600, description="in demo mode, the idle time before attract")
     phones: bool = Field(True, description="let players join with their own phones (see docs/phones.md)")
     volume: int = Field(70, ge=0, le=100, description="loudness of the sound cues, 0 (silent) to 100")
     muted: bool = Field(False, description="true: no sound cues at all")

@@ -452,7 +452,7 @@ def make_app_class():
 
         SCREENS = {"home": "HomeScreen", "setup": "SetupScreen", "play": "PlayScreen", "rules": "RulesScreen",
                    "operator": "OperatorScreen", "attract": "AttractScreen", "join": "JoinScreen"}
-        MODULES = {"play": "kiosk.ui.play", "join": "kiosk.ui.join"}
+        MODULES = {"play": "kiosk.ui.play", "join": "kiosk.ui.join", "attract": "kiosk.ui.attract"}
 
         def _screen(self, name: str):
             screen = self._screens.get(name)
@@ -625,9 +625,14 @@ def make_app_class():
             if self.sm.current != name:
                 theme.screen_changed()
             self.sm.current = name
+            if self.coach is not None and name == "play":  # a lesson's coach: under its play screen only
+                self.coach.show(self.root_float, self.sm)
+            elif self.coach is not None:
+                self.coach.hide()
 
         def go_home(self) -> None:
             self.ready()
+            self.end_lesson()
             self.controller.runner = None
             if self.phones is not None:
                 self.phones.detach()  # the game's join links stop working
@@ -680,6 +685,8 @@ def make_app_class():
 
         def _attach(self, runner) -> None:
             self.ready()
+            if runner is not getattr(getattr(self, "coach", None), "runner", None):
+                self.end_lesson()  # the real game after a lesson, or any other game
             self.runner = runner
             self.controller.runner = runner
             self.play.attach(runner)
@@ -690,6 +697,48 @@ def make_app_class():
             self.show_screen("play")
             if self.sim_panel is not None:
                 self.sim_panel.rebuild()
+
+        # -- lessons (kiosk.lesson, kiosk.ui.coach, docs/lessons.md) ------------------------
+
+        coach = None  # the coach bar (kiosk.ui.coach.CoachBar) while a lesson is on
+
+        def lesson_for(self, game: str):
+            """The lesson Home offers for ``game`` (shipped in lessons/, or the data folder's lessons/)."""
+            from kiosk import lesson
+
+            if getattr(self, "_lessons", None) is None:
+                self._lessons = lesson.listing([lesson.SHIPPED, self.exports.parent / "lessons"])
+                for item in self._lessons:
+                    if item.problem:
+                        log.warning("lesson not offered: %s", item.problem)
+            return next((i.lesson for i in self._lessons if i.lesson and i.lesson.game == game), None)
+
+        def start_lesson(self, lesson) -> None:
+            """Play the lesson's scenario on a LessonRunner, with the coach under the play screen."""
+            from kiosk.lesson import LessonError, LessonRunner
+            from kiosk.ui.coach import CoachBar
+
+            try:
+                runner = LessonRunner.begin(self.store, lesson)
+            except LessonError as err:
+                self.message(str(err))
+                return
+            self.end_lesson()
+            self.coach = CoachBar(self, runner)
+            self._attach(runner)
+
+        def end_lesson(self) -> None:
+            """Take the coach away; the lesson's game is set aside (it is not a game to resume)."""
+            coach, self.coach = self.coach, None
+            if coach is None:
+                return
+            coach.hide()
+            self.store.abandon(coach.runner.sid)
+            if self.runner is coach.runner:
+                self.runner = None
+
+        def leave_lesson(self) -> None:
+            self.go_home()
 
         def _show_only_what_is_saved(self, *_) -> bool:
             """Runs just before each frame is shown: nothing reaches the screen before it is on disk.
@@ -981,9 +1030,12 @@ def make_app_class():
             self.last_input = time.monotonic()
 
         def _hardware_activity(self, handled) -> None:
-            """A pad press counts as someone at the table: it ends or delays attract mode."""
+            """A pad press, a die thrown or stacked, a phone's answer: someone is at the table,
+            which ends or delays attract mode (kiosk.demo.is_input)."""
+            from kiosk.demo import is_input
+
             self.last_event = time.monotonic()
-            if type(handled.event).__name__ == "ButtonPressed":
+            if is_input(handled.event):
                 self.last_input = time.monotonic()
                 if self.sm.current == "attract":
                     self.end_attract()
@@ -991,10 +1043,18 @@ def make_app_class():
         def _idle_check(self, *_):
             now = time.monotonic()
             idle = now - self.last_input
-            if idle >= self.config_hw.kiosk.idle_attract_s and self.sm.current not in ("attract", "operator"):
+            if self.sm.current not in ("attract", "operator") and self._attract_due(idle):
                 self.start_attract()
             if min(idle, now - self.last_event) >= 1.0:
                 self.collect_garbage()
+
+        def _attract_due(self, idle: float) -> bool:
+            """Attract after the idle time; in demo mode (kiosk.demo) sooner, and soon after a game's end."""
+            from kiosk.demo import attract_due
+
+            k = self.config_hw.kiosk
+            over = self.sm.current == "play" and self.runner is not None and self.runner.outcome is not None
+            return attract_due(idle, k.idle_attract_s, k.demo_mode, k.demo_idle_s, over)
 
         def collect_garbage(self) -> None:
             """Free what play left in reference cycles now, while nobody is mid-action.

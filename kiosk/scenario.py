@@ -124,17 +124,23 @@ def read_path(data: Any, path: str) -> Any:
     return data
 
 
+def read_toml(path: Path, error: type[Exception] = ScenarioError) -> dict[str, Any]:
+    """A designer's TOML file as a dict; a file that cannot be read raises ``error`` naming it
+    and why (also used for lesson files, kiosk.lesson)."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise error(f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path} is not a text file (UTF-8)") from None
+    except tomllib.TOMLDecodeError as err:
+        raise error(f"{path} is not valid TOML: {err}") from None
+
+
 def load(path: str | Path) -> Scenario:
     """Read and check a scenario file; any problem is one ``ScenarioError`` naming the file."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ScenarioError(f"cannot read {path}: {err.strerror}") from None
-    except UnicodeDecodeError:
-        raise ScenarioError(f"{path} is not a text file (UTF-8)") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ScenarioError(f"{path} is not valid TOML: {err}") from None
+    data = read_toml(path)
     try:
         return Scenario.model_validate({**data, "path": str(path)})
     except ValidationError as err:
@@ -178,15 +184,17 @@ def listing(folders: list[Path]) -> list[Listed]:
     Moves are not played here (that is ``start``): listing stays quick.
     """
     found = []
-    for folder in folders:
-        if not folder.is_dir():
-            continue
-        for path in sorted(folder.glob("*.toml")):
-            try:
-                found.append(Listed(path, scenario=load(path)))
-            except ScenarioError as err:
-                found.append(Listed(path, problem=str(err)))
+    for path in toml_files(folders):
+        try:
+            found.append(Listed(path, scenario=load(path)))
+        except ScenarioError as err:
+            found.append(Listed(path, problem=str(err)))
     return found
+
+
+def toml_files(folders: list[Path]) -> list[Path]:
+    """Every ``*.toml`` in ``folders``, folder by folder, sorted by name in each; a missing folder is skipped."""
+    return [path for folder in folders if folder.is_dir() for path in sorted(folder.glob("*.toml"))]
 
 
 def _toml_value(value: Any) -> str:

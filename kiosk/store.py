@@ -7,6 +7,8 @@ One database file holds every game the kiosk has run. Its tables:
   it was abandoned, if the table gave it up).
 * ``actions``: one row per accepted action, numbered from 1 in each session.
 * ``settings``: what the organiser changed on the kiosk.
+* ``plays``: one row per game or lesson started, for the operator's counts per day
+  (kept when a session is deleted; see ``day_counts``).
 
 The schema carries its version (``PRAGMA user_version``); opening a store from
 an older build runs the numbered ``MIGRATIONS`` it lacks (see ``migrate``).
@@ -77,6 +79,23 @@ CREATE TABLE IF NOT EXISTS settings (
     # 3: a game the table gave up on for good (behind the PIN) keeps its log but leaves
     # the home screen's list of unfinished games: when it was abandoned, or NULL.
     3: "ALTER TABLE sessions ADD COLUMN abandoned REAL;",
+    # 4: play counts for the operator (convention stands): one row per game started, kept
+    # when its session is deleted, so a day's counts survive clearing old games. ``kind`` is
+    # "game" or "lesson"; ``day`` the local date it started; ``finished`` when it reached its
+    # end (NULL: not finished). Games stored before this version are counted from their rows.
+    4: """
+CREATE TABLE IF NOT EXISTS plays (
+    session INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    kind TEXT NOT NULL DEFAULT 'game',
+    day TEXT NOT NULL,
+    started REAL NOT NULL,
+    finished REAL
+);
+INSERT OR IGNORE INTO plays (session, game, kind, day, started, finished)
+    SELECT id, game, 'game', date(started, 'unixepoch', 'localtime'), started,
+           CASE WHEN outcome IS NOT NULL THEN updated END FROM sessions;
+""",
 }
 SCHEMA_VERSION = max(MIGRATIONS)
 
@@ -123,6 +142,24 @@ class SessionInfo:
     """When the table gave this game up for good (None: it may be resumed, or it is over)."""
     players: tuple[str, ...] = ()
     """Who plays, in seating order, as the setup names them."""
+
+
+@dataclass(frozen=True)
+class DayCount:
+    """One day's play at the table, as the operator menu shows it."""
+
+    day: str
+    """The local date, YYYY-MM-DD."""
+    started: int
+    finished: int
+    lessons: int
+    average_s: float | None
+    """The average length of the games finished (from their start), or None if none was."""
+
+
+def _day(t: float) -> str:
+    """The local date of time ``t`` (as SQLite's ``date(t, 'unixepoch', 'localtime')``)."""
+    return time.strftime("%Y-%m-%d", time.localtime(t))
 
 
 class Store:
@@ -190,7 +227,14 @@ class Store:
             sid = int(cursor.lastrowid)
             for seq, action in enumerate(session.log, start=1):
                 self.db.execute("INSERT INTO actions VALUES (?, ?, ?)", (sid, seq, action.model_dump_json()))
+            self.db.execute("INSERT OR REPLACE INTO plays (session, game, kind, day, started) VALUES (?, ?, ?, ?, ?)",
+                            (sid, session.engine.game, "game", _day(now), now))
         return sid
+
+    def mark_lesson(self, sid: int) -> None:
+        """Count session ``sid`` as a lesson, not a game (kiosk.lesson)."""
+        with self._transaction():
+            self.db.execute("UPDATE plays SET kind = 'lesson' WHERE session = ?", (sid,))
 
     def append(self, sid: int, seq: int, action: Action, outcome: str | None = None) -> None:
         """Record action number ``seq`` (counted from 1). Committed to disk on return.
@@ -203,13 +247,18 @@ class Store:
             if seq != last + 1:
                 raise StoreError(f"session {sid}: expected action {last + 1}, got {seq}")
             self.db.execute("INSERT INTO actions VALUES (?, ?, ?)", (sid, seq, action.model_dump_json()))
-            self.db.execute("UPDATE sessions SET updated = ?, outcome = ? WHERE id = ?", (time.time(), outcome, sid))
+            now = time.time()
+            self.db.execute("UPDATE sessions SET updated = ?, outcome = ? WHERE id = ?", (now, outcome, sid))
+            if outcome is not None:
+                self.db.execute("UPDATE plays SET finished = ? WHERE session = ? AND finished IS NULL", (now, sid))
 
     def truncate(self, sid: int, length: int, outcome: str | None = None) -> None:
         """Keep only the first ``length`` actions (undo)."""
         with self._transaction():
             self.db.execute("DELETE FROM actions WHERE session = ? AND seq > ?", (sid, length))
             self.db.execute("UPDATE sessions SET updated = ?, outcome = ? WHERE id = ?", (time.time(), outcome, sid))
+            if outcome is None:  # an undo after the end: the game is not finished any more
+                self.db.execute("UPDATE plays SET finished = NULL WHERE session = ?", (sid,))
 
     def delete(self, sid: int) -> None:
         with self._transaction():
@@ -268,6 +317,16 @@ class Store:
             "ORDER BY s.updated DESC, s.id DESC"
         ).fetchall()
         return [SessionInfo(*row[:7], players=_players_of(row[7])) for row in rows]
+
+    def day_counts(self, days: int = 7, now: float | None = None) -> list[DayCount]:
+        """Per day (the last ``days`` local dates that had any, newest first): games started,
+        games finished, lessons started, and the average length of the finished games."""
+        since = _day((now if now is not None else time.time()) - (days - 1) * 86400)
+        rows = self.db.execute(
+            "SELECT day, SUM(kind = 'game'), SUM(kind = 'game' AND finished IS NOT NULL), SUM(kind = 'lesson'), "
+            "AVG(CASE WHEN kind = 'game' AND finished IS NOT NULL THEN finished - started END) "
+            "FROM plays WHERE day >= ? GROUP BY day ORDER BY day DESC", (since,)).fetchall()
+        return [DayCount(day, int(started), int(done), int(lessons), avg) for day, started, done, lessons, avg in rows]
 
     def unfinished(self) -> list[SessionInfo]:
         """Games that may be resumed: not over, not abandoned; most recently played first."""

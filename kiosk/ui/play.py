@@ -218,7 +218,7 @@ class PlayScreen(Screen):
         self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
         self.recent.show([readable(line) for line in runner.session.recap(None, last=self.recent.rows)] or ["The game begins."])
         self.update_status()
-        signature = (len(runner.session.log), runner.outcome)
+        signature = (len(runner.session.log), runner.outcome, getattr(runner, "index", None))  # a lesson's step too
         if signature != self._signature:
             self._signature = signature
             self.draw_prompts()

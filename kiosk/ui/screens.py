@@ -6,8 +6,7 @@
   a refused setup lists every field to fix and keeps the answers.
 * Rules: the game's reference sheet (kiosk/assets/rules/<game>.md), in our words.
 * Operator: exit, settings, tray calibration, hardware test, export, clear data.
-* Attract: shown after the configured idle time; any touch ends it on the home
-  screen, never inside a game: the last group's game waits in the home list.
+* Attract mode is kiosk.ui.attract (recorded games replayed).
 """
 
 from __future__ import annotations
@@ -146,13 +145,14 @@ class HomeScreen(Screen):
                               height=px(theme.TOUCH + 8))
                 rules.size_hint_x, rules.width, rules.height = None, px(84), px(theme.TOUCH)
                 cell.add_widget(play)
+                _add_learn(cell, self.app, game, compact=True)
                 cell.add_widget(rules)
                 grid.add_widget(cell)
                 continue
             cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
             cell.add_widget(play)
             cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
-            cell.add_widget(rules)
+            cell.add_widget(_with_learn(rules, self.app, game))
             cell.add_widget(BoxLayout())  # keeps the buttons at the top of the card
             grid.add_widget(cell)
         if compact:
@@ -392,6 +392,29 @@ def _table_grid(rows: list[list[str]]) -> GridLayout:
     return grid
 
 
+def _add_learn(cell, app, game: str, compact: bool = False) -> None:
+    """The game's "Learn, N min" button (kiosk.ui.coach) in a compact card, when it has a lesson."""
+    from .coach import learn_button
+
+    button = learn_button(app, game, compact)
+    if button is not None:
+        button.size_hint_x, button.width, button.height = None, px(96), px(theme.TOUCH)
+        cell.add_widget(button)
+
+
+def _with_learn(rules, app, game: str):
+    """The rules sheet's row of a full card, with "Learn in N minutes" beside it when the game has a lesson."""
+    from .coach import learn_button
+
+    button = learn_button(app, game)
+    if button is None:
+        return rules
+    row = BoxLayout(spacing=px(4), size_hint_y=None, height=rules.height)
+    row.add_widget(button)
+    row.add_widget(rules)
+    return row
+
+
 class OperatorScreen(Screen):
     """Behind the PIN: leave, look at the hardware, export, clear."""
 
@@ -415,6 +438,7 @@ class OperatorScreen(Screen):
             ("Home (keep game)", "home", "normal", self.app.go_home),
             ("Clear all data", "clear", "bad", self.app.ask_clear),
             ("Exit the kiosk", "exit", "bad", self.app.really_exit),
+            ("Stand: demo, plays", "stand", "normal", lambda: self.show("stand")),  # kiosk/demo.py
         ]:
             b = Big(text, kind=kind, size=17)
             b.size_hint_y = 1
@@ -450,6 +474,11 @@ class OperatorScreen(Screen):
         self.mode = mode
         self.controls.clear_widgets()
         self.controls.height = 0
+        if mode == "stand":
+            on = self.app.config_hw.kiosk.demo_mode
+            self._control_rows([[("Demo mode off" if on else "Demo mode on", "set:demo", self.toggle_demo, "normal"),
+                                 ("Sooner", "set:demo:-", lambda: self.step_demo(-1), "normal"),
+                                 ("Later", "set:demo:+", lambda: self.step_demo(1), "normal")]])
         if mode == "settings":
             rows = [[("Attract sooner", "set:attract:-", lambda: self.step_attract(-1), "normal"),
                      ("Attract later", "set:attract:+", lambda: self.step_attract(1), "normal")],
@@ -460,15 +489,33 @@ class OperatorScreen(Screen):
                      ("Mute" if not self.app.config_hw.kiosk.muted else "Sound on", "set:mute", self.toggle_mute,
                       "normal"),
                      ("Quiet hours", "set:quiet", self.step_quiet_hours, "normal")]]
-            for buttons in rows:
-                row = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
-                for text, tag, handler, kind in buttons:
-                    b = Big(text, kind=kind, size=15)
-                    b.tag = tag
-                    b.bind(on_release=lambda *_, h=handler: h())
-                    row.add_widget(b)
-                self.controls.add_widget(row)
-            self.controls.height = len(rows) * px(theme.TOUCH) + (len(rows) - 1) * px(6)
+            self._control_rows(rows)
+        self.refresh()
+
+    def _control_rows(self, rows) -> None:
+        """Rows of finger-sized buttons under the info panel: (text, tag, handler, kind) each."""
+        for buttons in rows:
+            row = BoxLayout(spacing=px(6), size_hint_y=None, height=px(theme.TOUCH))
+            for text, tag, handler, kind in buttons:
+                b = Big(text, kind=kind, size=15)
+                b.tag = tag
+                b.bind(on_release=lambda *_, h=handler: h())
+                row.add_widget(b)
+            self.controls.add_widget(row)
+        self.controls.height = len(rows) * px(theme.TOUCH) + (len(rows) - 1) * px(6)
+
+    DEMO_STEPS = (20, 30, 45, 60, 90, 120, 180, 300, 600)
+    """The demo-mode idle times the operator steps through (seconds)."""
+
+    def toggle_demo(self) -> None:
+        self._said(self.app.change_setting("demo_mode", not self.app.config_hw.kiosk.demo_mode))
+        self.show("stand")  # the button now says the other way
+
+    def step_demo(self, direction: int) -> None:
+        now = self.app.config_hw.kiosk.demo_idle_s
+        steps = [s for s in self.DEMO_STEPS if (s > now if direction > 0 else s < now)]
+        if steps:
+            self._said(self.app.change_setting("demo_idle_s", min(steps) if direction > 0 else max(steps)))
         self.refresh()
 
     def step_attract(self, direction: int) -> None:
@@ -554,6 +601,8 @@ class OperatorScreen(Screen):
                 f"Sessions file: {esc(str(self.app.store.path))}\n"
                 f"Saved sessions: {len(self.app.store.sessions())}"
             )
+        elif self.mode == "stand":
+            self.info.text = stand_text(self.app.config_hw.kiosk, self.app.store.day_counts())
         elif self.mode == "calibration" and tray:
             self.info.text = (
                 "[b]Tray calibration[/b]\nEmpty the tray, then stack dice one by one and check the count.\n\n"
@@ -570,6 +619,25 @@ class OperatorScreen(Screen):
                 f"Distance: {tray.distance_text}\nHeat: {tray.heat if tray.heat is not None else '-'} dice\n"
                 f"Link: {tray.link_text}"
             )
+
+
+def stand_text(kiosk, days) -> str:
+    """The operator's stand panel: demo mode, and the last days' plays (kiosk.store.DayCount)."""
+    from kiosk.demo import GAME_OVER_S
+
+    demo = (f"[b]Demo mode: on[/b]. Attract after {_duration(kiosk.demo_idle_s)} with no pad, phone, tray or "
+            f"touch, or {_duration(min(GAME_OVER_S, kiosk.demo_idle_s))} after a game ends."
+            if kiosk.demo_mode else
+            f"[b]Demo mode: off[/b]. Attract after {_duration(kiosk.idle_attract_s)} without a touch.")
+    lines = [demo, "", "[b]Plays per day[/b] (games started, finished, average length; lessons)"]
+    for day in days:
+        average = "-" if day.average_s is None else \
+            f"{round(day.average_s / 60)} min" if day.average_s >= 60 else f"{int(day.average_s)} s"
+        lines.append(f"{day.day}: {day.started} started, {day.finished} finished, {average}; "
+                     f"{plural(day.lessons, 'lesson')}")
+    if not days:
+        lines.append("Nothing played in the last 7 days.")
+    return "\n".join(lines)
 
 
 def sound_text(kiosk, sounds) -> str:
@@ -590,42 +658,6 @@ def _duration(seconds: int) -> str:
     if seconds >= 120 and seconds % 60 == 0:
         return f"{seconds // 60} min"
     return f"{seconds} s"
-
-
-class AttractScreen(Screen):
-    """The convention loop: titles fade through; any touch hands the table back."""
-
-    def __init__(self, app, **kw) -> None:
-        super().__init__(name="attract", **kw)
-        self.app = app
-        root = Filled(orientation="vertical", bg=(0, 0, 0, 1), padding=px(30))
-        root.add_widget(BoxLayout())
-        root.add_widget(Text("TABLE NOIR", size=54, bold=True, color=theme.ACCENT, halign="center"))
-        self.line = Text("", size=24, halign="center")
-        root.add_widget(self.line)
-        root.add_widget(Text("Touch the screen to play", size=20, color=theme.DIM, halign="center"))
-        root.add_widget(BoxLayout())
-        self.add_widget(root)
-        self.index = 0
-        self._ticker = None
-
-    def on_enter(self, *_) -> None:
-        self._next()
-        self._ticker = Clock.schedule_interval(lambda dt: self._next(), 3.0)
-
-    def on_leave(self, *_) -> None:
-        if self._ticker:
-            self._ticker.cancel()
-
-    def _next(self) -> None:
-        menu = [(g, t) for g, t in self.app.menu() if g != "toy"] or [("", "Story games, refereed")]
-        game, title = menu[self.index % len(menu)]
-        self.line.text = esc(title) + ": " + BLURBS.get(game, "")
-        self.index += 1
-
-    def on_touch_down(self, touch) -> bool:
-        self.app.end_attract()
-        return True
 
 
 def plain_pin_note(kiosk) -> str:

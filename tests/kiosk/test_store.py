@@ -262,7 +262,7 @@ def test_a_store_written_before_schema_versioning_opens_with_its_game_and_settin
     _old_store(path, with_settings)
     store = Store(path, engines=games.engine_for)
     try:
-        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert store.db.execute("PRAGMA user_version").fetchone()[0] == 4
         assert [(info.game, info.actions) for info in store.unfinished()] == [("toy", 3)]
         assert json.loads(store.lines(1)[0])["format"] == 1  # its actions were written in log format 1
         resumed = Runner.resume(store, 1)
@@ -280,7 +280,7 @@ def test_a_migrated_store_opens_again_without_migrating_twice(tmp_path):
     Store(path, engines=games.engine_for).close()
     again = Store(path, engines=games.engine_for)
     try:
-        assert again.db.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert again.db.execute("PRAGMA user_version").fetchone()[0] == 4
         assert len(again.lines(1)) == 4
     finally:
         again.close()
@@ -292,7 +292,7 @@ def test_a_store_from_a_newer_build_is_refused_by_name_and_left_alone(tmp_path):
     db = sqlite3.connect(path)
     db.execute("PRAGMA user_version = 99")
     db.close()
-    with pytest.raises(StoreError, match="schema version 99, written by a newer table-noir; this one reads versions up to 3"):
+    with pytest.raises(StoreError, match="schema version 99, written by a newer table-noir; this one reads versions up to 4"):
         Store(path, engines=games.engine_for)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == 99
