@@ -217,3 +217,21 @@ class QuietLog(logging.Filter):
     def remove(self) -> None:
         for name in self.LOGGERS:
             logging.getLogger(name).removeFilter(self)
+
+
+def export_problem(err: OSError, folder: Any) -> str:
+    """What the table is told when "Save the log" cannot write: what went wrong, in words, and that
+    nothing of the game is lost (every action is in the kiosk's database already)."""
+    import errno
+
+    why = {errno.EMFILE: "the kiosk has too many files open (many connections at once?)",
+           errno.ENFILE: "the system has too many files open",
+           errno.ENOSPC: "the storage is full",
+           errno.EDQUOT: "the storage is full",
+           errno.EROFS: "the storage is read-only",
+           errno.EACCES: "the kiosk may not write there",
+           errno.EPERM: "the kiosk may not write there",
+           errno.ENOENT: "the folder is missing (a removed USB stick?)",
+           errno.EIO: "the storage reported an error"}.get(err.errno or 0, err.strerror or str(err))
+    return (f"The log was not saved: {why} ({err.filename or folder}). Nothing of the game is lost: "
+            "it is all in the kiosk's database. Try again in a moment, or ask the operator.")
