@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from . import browser
+from . import browser, webkit
 
 pytestmark = pytest.mark.skipif(not browser.have_chromium() and not os.environ.get("CI"),
                                 reason="Debian's chromium is installed by scripts/bootstrap.sh")
@@ -199,3 +199,28 @@ def test_after_lock_in_the_next_prompt_is_brought_into_view(kiosk):
         assert -2 <= top < height and bottom > 0, f"Ann's {nxt} is out of sight: top {top}, viewport {height}"
         page.screenshot(path=str(app.exports.parent / "after-lock-in.png"))
         chromium.close()
+
+
+@pytest.mark.skipif(not webkit.have_webkit() and not os.environ.get("CI"),
+                    reason="Debian's webkit2gtk-driver is installed by scripts/bootstrap.sh")
+def test_in_webkit_a_player_whose_name_has_a_quote_types_normally(kiosk, tmp_path):
+    """The same as in Chromium, in WebKit (the engine of every iPhone browser), on a phone-sized window."""
+    from kiosk import drive
+
+    app = kiosk
+    app.start_game("even-odd", {"seed": 4, "players": ["Ann", 'Bo "Ace"', "Cy"]})
+    drive.pump(2)
+    phone = webkit.WebKit()
+    try:
+        phone.go(app.phones.server.join_url('Bo "Ace"'))
+        browser.pump_until(lambda: phone.js("return document.getElementById('who').textContent")
+                           == 'You are Bo "Ace"', seconds=20, what="Bo joined in WebKit")
+        phone.click("#t-name")
+        phone.type("Ri")
+        app.runner.propose({"type": "introduce", "player": "Ann", "name": "Nora", "description": "a fixer"})
+        browser.pump_until(lambda: "Nora" in phone.js("return document.body.innerText"), what="a new frame")
+        phone.type("ta")
+        assert phone.js("return document.getElementById('t-name').value") == "Rita"
+        phone.screenshot(str(tmp_path / "webkit-phone.png"))
+    finally:
+        phone.close()

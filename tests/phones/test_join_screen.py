@@ -38,6 +38,18 @@ async def join(url: str) -> tuple[dict, dict]:
             return welcome, state
 
 
+async def introduce_from_phone(url: str, name: str, description: str) -> None:
+    """A phone joins by ``url`` and introduces its player, then goes away."""
+    base, token = url.split("/#")
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(base.replace("http", "ws") + "/ws") as ws:
+            await ws.send_str(json.dumps({"type": "hello", "token": token}))
+            await ws.receive(timeout=5)
+            await ws.send_str(json.dumps({"type": "act", "id": 1, "action": "introduce",
+                                          "fields": {"name": name, "description": description}}))
+            await asyncio.sleep(0.2)
+
+
 def gray_hold(app, pad: int, held_s: float = 1.2) -> None:
     """Player number ``pad`` holds Gray on their own pad, then lets go."""
     from hardware.events import ButtonColour, ButtonPressed, ButtonReleased
@@ -108,20 +120,8 @@ def test_every_accepted_phone_action_is_activity_so_a_phone_only_game_is_never_s
     start_game(app)
     app.last_input = time.monotonic() - app.config_hw.kiosk.idle_attract_s + 0.3  # nobody touched it for ages
     for player in app.runner.players():  # from now on the game is played from phones only
-        url = app.phones.server.join_url(player)
-        base, token = url.split("/#")
-
-        async def act():
-            async with aiohttp.ClientSession() as http:
-                async with http.ws_connect(base.replace("http", "ws") + "/ws") as ws:
-                    await ws.send_str(json.dumps({"type": "hello", "token": token}))
-                    await ws.receive(timeout=5)
-                    await ws.send_str(json.dumps({"type": "act", "id": 1, "action": "introduce",
-                                                  "fields": {"name": f"{player}'s", "description": "from a phone"}}))
-                    await asyncio.sleep(0.1)
-
         before = len(app.runner.session.log)
-        asyncio.run(act())
+        asyncio.run(introduce_from_phone(app.phones.server.join_url(player), f"{player}'s", "from a phone"))
         browser.pump_until(lambda: len(app.runner.session.log) > before, what=f"{player}'s phone action")
         time.sleep(0.35)
         app._idle_check()
@@ -145,21 +145,9 @@ def test_save_the_log_says_clearly_when_the_disk_refuses(kiosk, monkeypatch):
 def test_a_phone_action_goes_through_the_same_queue_and_the_screen_follows(kiosk):
     app = kiosk
     start_game(app)
-    url = app.phones.server.join_url("Ann")
-    base, token = url.split("/#")
-
-    async def act():
-        async with aiohttp.ClientSession() as http:
-            async with http.ws_connect(base.replace("http", "ws") + "/ws") as ws:
-                await ws.send_str(json.dumps({"type": "hello", "token": token}))
-                await ws.receive(timeout=5)
-                await ws.send_str(json.dumps({"type": "act", "id": 1, "action": "introduce",
-                                              "fields": {"name": "Nora", "description": "a night owl"}}))
-                await asyncio.sleep(0.2)
-
     seen = []
     app.controller.on_handled.append(lambda handled: seen.append(handled))
-    asyncio.run(act())
+    asyncio.run(introduce_from_phone(app.phones.server.join_url("Ann"), "Nora", "a night owl"))
     browser.pump_until(lambda: app.runner.session.log, what="the phone's action")
     assert seen and getattr(seen[-1].event, "from_phone", False) and seen[-1].action["player"] == "Ann"
     assert "Nora" in json.dumps(app.runner.session.view(None))
