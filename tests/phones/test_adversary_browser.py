@@ -196,7 +196,7 @@ def test_after_lock_in_the_next_prompt_is_brought_into_view(kiosk):
         top, bottom, height = page.evaluate(
             f"""() => {{ const r = document.querySelector('[data-prompt="{nxt}"]').getBoundingClientRect();
                        return [r.top, r.bottom, window.innerHeight]; }}""")
-        assert -2 <= top < height and bottom > 0, f"Ann's {nxt} is out of sight: top {top}, viewport {height}"
+        assert 0 <= top < height and bottom > 0, f"Ann's {nxt} is out of sight: top {top}, viewport {height}"
         page.screenshot(path=str(app.exports.parent / "after-lock-in.png"))
         chromium.close()
 
