@@ -227,3 +227,32 @@ def test_in_webkit_a_player_whose_name_has_a_quote_types_normally(kiosk, tmp_pat
         phone.screenshot(str(tmp_path / "webkit-phone.png"))
     finally:
         phone.close()
+
+
+def test_from_a_real_page_the_tables_prompt_is_refused_and_junk_closes_the_phone(kiosk):
+    """Ann's phone, with the page's own WebSocket driven from the browser's console: the table's
+    prompt (naming a System) is refused, and 60 binary frames close the phone at 50 refusals."""
+    from playwright.sync_api import sync_playwright
+
+    from kiosk import drive
+
+    app = kiosk
+    app.start_game("promise-hollows", {"seed": 3, "players": ["Ann", "Bo", "Cy", "Di"]})
+    drive.pump(2)
+    assert [p.player for p in app.runner.awaiting()] == [None]  # the table names the Systems
+    with sync_playwright() as pw:
+        chromium = browser.launch(pw)
+        page = chromium.new_context(viewport=browser.PHONE, is_mobile=True, has_touch=True).new_page()
+        page.goto(app.phones.server.join_url("Ann"))
+        browser.pump_until(lambda: joined_as(page) == "You are Ann", what="Ann joined")
+        page.evaluate("""() => { window.heard = [];
+                                 ws.addEventListener("message", (e) => window.heard.push(JSON.parse(e.data)));
+                                 ws.send(JSON.stringify({type: "act", id: 99, action: "name_system",
+                                                         fields: {name: "The Lamplighters"}})); }""")
+        browser.pump_until(lambda: page.evaluate("() => window.heard.some((m) => m.id === 99)"), what="an answer")
+        answer = page.evaluate("() => window.heard.find((m) => m.id === 99)")
+        assert answer["type"] == "refused" and "table" in answer["reason"], answer
+        assert app.runner.session.log == []
+        page.evaluate("() => { for (let i = 0; i < 60; i++) ws.send(new Uint8Array([0, 1, 2])); }")
+        browser.pump_until(lambda: "Too many refused" in page.locator("#ended").inner_text(), what="the close")
+        chromium.close()
