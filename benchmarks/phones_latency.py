@@ -216,6 +216,16 @@ def main() -> int:
               f"-> that phone's new view median {statistics.median(phone):.1f} ms, p95 {p95(phone):.1f} ms; "
               f"baseline (same answer put in the queue directly) median {b:.1f} ms, p95 {p95(base):.1f} ms; "
               f"ratio {m / b:.2f}")
+    if app.phones is not None and app.runner is not None:  # what issue 31's check adds to each phone action
+        prompt = next(iter(app.runner.awaiting()), None)
+        if prompt is not None:
+            costs = []
+            for _ in range(500):
+                t0 = time.perf_counter()
+                app.phones.answerable(prompt.player or PLAYERS[0], prompt.action)
+                costs.append((time.perf_counter() - t0) * 1e6)
+            print(f"the check that a phone answers only its own prompt (UI thread): median "
+                  f"{statistics.median(costs):.0f} us, p95 {p95(costs):.0f} us")
     if medians:
         print(f"over {args.runs} runs: median {min(medians):.1f}-{max(medians):.1f} ms, p95 {min(p95s):.1f}-{max(p95s):.1f} ms, "
               f"ratio to the baseline {min(ratios):.2f}-{max(ratios):.2f}")

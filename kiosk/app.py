@@ -784,7 +784,8 @@ def make_app_class():
                 self.phones_problem = (f"Phones cannot join: port {cfg.port} on {', '.join(cfg.listen)} is not "
                                        f"available ({err.strerror or err}). Pads and the touchscreen work as always.")
                 return
-            self.phones = PhoneBridge(server)
+            # Joins and takeovers are said on the shared screen (from the server's thread: via the clock).
+            self.phones = PhoneBridge(server, say=lambda text: Clock.schedule_once(lambda dt: self.message(text)))
             if self.runner is not None and self.sm.current == "play":
                 self.phones.attach(self.runner)
 
@@ -934,16 +935,24 @@ def make_app_class():
             if sid is None:
                 self.message("There is no session to export yet.")
                 return
-            self.exports.mkdir(parents=True, exist_ok=True)
-            log_path = self.store.export_jsonl(sid, self.exports / f"session-{sid}.jsonl")
-            recap = self.store.export_recap(sid, self.exports / f"session-{sid}-recap.txt")
+            try:
+                self.exports.mkdir(parents=True, exist_ok=True)
+                log_path = self.store.export_jsonl(sid, self.exports / f"session-{sid}.jsonl")
+                recap = self.store.export_recap(sid, self.exports / f"session-{sid}-recap.txt")
+                story = recap.read_text(encoding="utf-8")
+            except OSError as err:  # a full, read-only or missing disk, or no file handle left
+                from kiosk.phones.limits import export_problem
+
+                log.warning("export of session %s failed: %s", sid, err)
+                self.message(export_problem(err, self.exports))
+                return
             said = (f"Saved on this kiosk, in the folder {log_path.parent}: {recap.name} (the story, to read) "
                     f"and {log_path.name} (the full log, to replay). The operator can copy them off.")
             self.message(said)
             if self.phones is not None:  # phones can join: the story is a scan away too
                 from kiosk.ui.gamemenu import RecapCode
 
-                url = self.phones.server.publish_recap(recap.read_text(encoding="utf-8"))
+                url = self.phones.server.publish_recap(story)
                 self.show_overlay(RecapCode(url, said))
 
         # -- leaving a game: pause (anyone) or abandon (the operator) -------------------
@@ -1030,12 +1039,14 @@ def make_app_class():
             self.last_input = time.monotonic()
 
         def _hardware_activity(self, handled) -> None:
-            """A pad press, a die thrown or stacked, a phone's answer: someone is at the table,
-            which ends or delays attract mode (kiosk.demo.is_input)."""
+            """A pad press, a die thrown or stacked, a phone's answer, and every input any port
+            had accepted by the rules: someone is at the table, which ends or delays attract mode
+            (kiosk.demo.is_input)."""
             from kiosk.demo import is_input
 
             self.last_event = time.monotonic()
-            if is_input(handled.event):
+            accepted = handled.action is not None and handled.error is None
+            if is_input(handled.event) or accepted:
                 self.last_input = time.monotonic()
                 if self.sm.current == "attract":
                     self.end_attract()

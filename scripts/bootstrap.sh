@@ -18,9 +18,10 @@ if [ -n "$(pi_board)" ]; then
   extras=dev,pi
   system_packages+=(python3-dev swig liblgpio-dev)
 fi
-# Chromium for the phone page's and the organiser page's end-to-end tests, and Mosquitto for the
-# fleet's broker tests (a desktop or CI; a Pi kiosk does not test itself, and a stand runs no broker).
-[ -n "$(pi_board)" ] || system_packages+=(chromium mosquitto)
+# Chromium and WebKit (WebKitWebDriver and its MiniBrowser) for the phone page's and the organiser
+# page's end-to-end tests, and Mosquitto for the fleet's broker tests (a desktop or CI; a Pi kiosk
+# does not test itself, and a stand runs no broker).
+[ -n "$(pi_board)" ] || system_packages+=(chromium webkit2gtk-driver mosquitto)
 missing=()
 for pkg in "${system_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -10,7 +10,7 @@ nothing else about the game is sent.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from . import sheets
 from .seats import SeatBook
@@ -19,11 +19,22 @@ from .server import PhoneServer
 RECAP_LINES = 6
 
 
+def seat_news(player: str, how: str) -> str:
+    """What the shared screen says when a phone sits in ``player``'s seat."""
+    if how == "took":
+        return f"A new phone took {player}'s seat (the host had freed it)."
+    return f"A phone joined {player}'s seat."
+
+
 class PhoneBridge:
-    def __init__(self, server: PhoneServer) -> None:
+    def __init__(self, server: PhoneServer, say: Callable[[str], None] | None = None) -> None:
         self.server = server
         self.runner = None
         self.book: SeatBook | None = None
+        self.say = say or (lambda text: None)
+        """Any thread: put a line on the shared screen (the app hands it to the UI thread)."""
+        server.on_seat = lambda player, how: self.say(seat_news(player, how))
+        server.answerable = self.answerable
 
     def attach(self, runner) -> None:
         """A game is on screen: new seats, new tokens, and the first frames."""
@@ -69,6 +80,19 @@ class PhoneBridge:
         self.push_all()
         if self.runner.outcome is not None:
             self.server.end(f"The game is over. {self.runner.outcome}")
+
+    def answerable(self, seat: str, action: str) -> str | None:
+        """UI thread: why ``seat``'s phone may not answer ``action`` now (None: it may).
+        Only a prompt addressed to that very player; the table's own prompts stay on the kiosk."""
+        runner = self.runner
+        if runner is None or runner.outcome is not None:
+            return "there is no game to answer right now"
+        prompts = [p for p in runner.awaiting() if p.action == action]
+        if any(p.player == seat for p in prompts):
+            return None
+        if any(p.player is None for p in prompts):
+            return "that is the table's to answer, on the shared screen, not from a phone"
+        return "that is not yours to answer now"
 
     def handled(self, result) -> None:
         """The controller's answer to a phone's action goes back to that phone only."""

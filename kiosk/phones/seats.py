@@ -4,9 +4,10 @@ Every game on screen gets a fresh ``SeatBook``: one seat per player, each
 with an unguessable join token (for the QR link) and a short code (to type).
 The first phone that joins a seat gets a device key and keeps the seat; a
 reload or a phone that slept presents its key and comes back to the same
-seat. Another phone holding the same link is refused, so one seat has one
-phone. The host can free a seat, which also changes its token and code, so
-the old link stops working. When the game ends the whole book is closed and
+seat. Another phone holding the same link is refused with the very words a
+wrong code gets, so a guess never learns that a code is real or whose seat it
+is; one seat has one phone. The host frees a seat (operator PIN), which also
+changes its token and code, so the old link stops working. When the game ends the whole book is closed and
 no token works any more.
 
 Tokens, codes and device keys are secrets: nothing here logs them, and
@@ -22,6 +23,10 @@ from dataclasses import dataclass, field
 CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"
 """Letters and digits that are hard to mistake for one another (no O/0, I/1, B/8, S/5)."""
 CODE_LENGTH = 6
+
+
+NO_SEAT = ("That link or code does not open a seat at this table now. Ask for your own seat's code on the "
+           "table (hold Gray on your pad). If this was your seat and your phone lost it, the host can free it.")
 
 
 class SeatRefused(Exception):
@@ -43,6 +48,8 @@ class Seat:
     code: str = field(default_factory=new_code, repr=False)
     device: str | None = field(default=None, repr=False)
     conn: int | None = None
+    had_phone: bool = False
+    """A phone held this seat before (then freed): the next one "took" it, and the table is told so."""
 
     @property
     def taken(self) -> bool:
@@ -70,26 +77,32 @@ class SeatBook:
     def seat(self, player: str) -> Seat:
         return self.seats[player]
 
-    def claim(self, token: str | None, code: str | None, device: str | None, conn: int) -> tuple[Seat, str, int | None]:
+    def claim(self, token: str | None, code: str | None, device: str | None,
+              conn: int) -> tuple[Seat, str, int | None, str]:
         """Sit ``conn`` in the seat that ``token`` (or the typed ``code``) opens.
 
-        Returns the seat, the device key the phone keeps, and the connection it
-        replaces (the same phone before a reload), if any. Raises ``SeatRefused``.
+        Returns the seat, the device key the phone keeps, the connection it
+        replaces (the same phone before a reload) if any, and how it sat down:
+        "joined" (the seat's first phone), "took" (a new phone after the seat
+        was freed) or "back" (the same phone again). Raises ``SeatRefused``, with
+        the same words for a wrong code and for a seat another phone holds.
         """
         with self._lock:
             if not self.open:
                 raise SeatRefused("This game has ended. Scan the code of the next game on the table.")
             seat = self._find(token, code)
+            if seat is not None and seat.device is not None and not (
+                    device is not None and secrets.compare_digest(device, seat.device)):
+                seat = None  # held by another phone: told exactly as a wrong code is
             if seat is None:
-                raise SeatRefused("That link or code does not open a seat at this table. "
-                                  "Check the code on the table's Join screen.")
+                raise SeatRefused(NO_SEAT)
+            how = "back"
             if seat.device is None:
                 seat.device = secrets.token_urlsafe(24)
-            elif device is None or not secrets.compare_digest(device, seat.device):
-                raise SeatRefused(f"{seat.player}'s seat already has a phone. "
-                                  "If it is yours, ask the host to free the seat on the Join screen.")
+                how = "took" if seat.had_phone else "joined"
+                seat.had_phone = True
             replaced, seat.conn = seat.conn, conn
-            return seat, seat.device, replaced if replaced != conn else None
+            return seat, seat.device, replaced if replaced != conn else None, how
 
     def _find(self, token: str | None, code: str | None) -> Seat | None:
         for seat in self.seats.values():

@@ -13,11 +13,18 @@ marked "any thread", which hand their work over with
 What is never logged: tokens, codes, device keys, and what a phone sent or
 was sent. The access log is off (and the page keeps the token in the URL's
 fragment, which browsers never send to a server anyway).
+
+What one guest cannot do (``limits`` has the numbers and why): hold more than
+a few connections, keep a connection that never finishes its request, guess
+codes for long, reset their refusals by reconnecting, flood the journal, or
+reach the server from another site's page (the Host header and the
+WebSocket's Origin are checked).
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import logging
 import threading
@@ -26,10 +33,12 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from .events import PhoneAction
+from .limits import STRIKES, Gate, JoinGuard, QuietLog, Strikes
 from .messages import Act, Hello, Ping, RateLimit, Refusal, parse
 from .seats import SeatBook, SeatRefused
 
@@ -38,9 +47,9 @@ log = logging.getLogger(__name__)
 PAGE = Path(__file__).with_name("page.html")
 HELLO_WITHIN_S = 10.0
 """A connection that has not asked for a seat by then is closed."""
-REFUSALS_BEFORE_CLOSE = 50
-JOIN_TRIES_PER_MINUTE = 20
-"""Failed joins allowed from one address a minute: typing a 6-letter code is fine, guessing codes is not."""
+REFUSALS_BEFORE_CLOSE = STRIKES
+"""Refusals of any kind (not JSON, binary, too fast, malformed, not yours, refused by the rules) before
+the connection is closed; counted per connection and per seat (``limits.Strikes``)."""
 HEADERS = {
     "Cache-Control": "no-store",
     "Referrer-Policy": "no-referrer",
@@ -55,6 +64,7 @@ class Conn:
     ws: web.WebSocketResponse
     player: str | None = None
     limit: RateLimit = field(default_factory=RateLimit)
+    """Before joining, this connection's own bucket; after, its seat's (a reconnect does not refill it)."""
     refusals: int = 0
 
 
@@ -76,7 +86,17 @@ class PhoneServer:
         self._thread: threading.Thread | None = None
         self._runner: web.AppRunner | None = None
         self._next_conn = 0
-        self._failed_joins: dict[str, list[float]] = {}
+        self.joins = JoinGuard()
+        self.gate = Gate()
+        self.strikes: dict[str, Strikes] = {}
+        self.seat_limits: dict[str, RateLimit] = {}
+        self.on_seat: Callable[[str, str], None] = lambda player, how: None
+        """Called on the server's thread when a phone takes a seat: how is "joined" (the seat's first
+        phone) or "took" (a new phone after the host freed the seat). A reload of the same phone is quiet."""
+        self.answerable: Callable[[str, str], str | None] | None = None
+        """UI thread (set by the bridge): why ``player`` may not answer ``action`` now, or None."""
+        self._quiet = QuietLog()
+        self._servers: list[asyncio.AbstractServer] = []
         self.page = PAGE.read_bytes()
         self.recaps: dict[str, bytes] = {}
         """Saved recaps a phone may read, by an unguessable token (``publish_recap``), newest last."""
@@ -84,11 +104,33 @@ class PhoneServer:
     # -- the web app ----------------------------------------------------------
 
     def make_app(self) -> web.Application:
-        app = web.Application(client_max_size=64 * 1024)
+        app = web.Application(client_max_size=64 * 1024, middlewares=[self._guard])
         app.router.add_get("/", self._page)
         app.router.add_get("/ws", self._socket)
         app.router.add_get("/recap/{token}", self._recap)
         return app
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler) -> web.StreamResponse:
+        """Every request: its connection is marked as served, and its Host must be this kiosk's."""
+        self.gate.mark(request.transport)
+        if not self.host_ok(request.host):
+            return web.Response(status=421, text="This address is not the table's.", headers=HEADERS)
+        return await handler(request)
+
+    def host_ok(self, host: str) -> bool:
+        """Is ``host`` (a Host header) one this server answers to? An address it listens on, the
+        join link's host, or localhost on loopback; any address literal when it listens on all.
+        Another name is refused: a page of another site cannot reach the kiosk by DNS rebinding."""
+        name = urlsplit(f"//{host}").hostname or ""
+        allowed = {a.strip("[]").lower() for a in self.listen} | {self.join_host.strip("[]").lower()} - {""}
+        if name in allowed:
+            return True
+        try:
+            ip = ipaddress.ip_address(name)
+        except ValueError:
+            return name == "localhost" and any(_loopback(a) for a in self.listen)
+        return any(a in ("0.0.0.0", "::", "") for a in self.listen) or (ip.is_loopback and any(_loopback(a) for a in self.listen))
 
     async def _recap(self, request: web.Request) -> web.Response:
         """A saved game's public story, for the QR code 'Save the log' shows (any phone with the link)."""
@@ -101,8 +143,13 @@ class PhoneServer:
         return web.Response(body=self.page, content_type="text/html", charset="utf-8", headers=HEADERS)
 
     async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        origin = request.headers.get("Origin")
+        if origin and urlsplit(origin).netloc.lower() != request.host.lower():
+            # A browser always sends Origin: a page of any other site is refused here.
+            return web.Response(status=403, text="Phones join from the table's own page.", headers=HEADERS)
         ws = web.WebSocketResponse(heartbeat=20, max_msg_size=64 * 1024)
         await ws.prepare(request)
+        self.gate.mark(request.transport, upgraded=True)
         self._next_conn += 1
         cid, conn = self._next_conn, Conn(ws, limit=RateLimit(*self.rate))
         self.conns[cid] = conn
@@ -126,45 +173,60 @@ class PhoneServer:
                 return
             if msg.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED, WSMsgType.ERROR):
                 return
-            if msg.type is not WSMsgType.TEXT:
-                await self._refuse(conn, None, "messages must be JSON text")
-                continue
-            if not conn.limit.allow():
-                await self._refuse(conn, None, "too many messages: wait a moment and try again")
-                continue
-            try:
-                message = parse(msg.data)
-            except Refusal as err:
-                await self._refuse(conn, None, str(err))
-                continue
-            if isinstance(message, Ping):
-                await self._send(conn, {"type": "pong"})
-            elif isinstance(message, Hello):
-                await self._hello(cid, conn, message, remote)
-            elif isinstance(message, Act):
-                self._act(cid, conn, message)
-            if conn.refusals >= REFUSALS_BEFORE_CLOSE:
-                await self._close(ws, "Too many refused messages. Reload the page to rejoin.")
+            await self._message(cid, conn, msg, remote)
+            if self._too_many_refusals(conn):
+                await self._close(ws, "Too many refused messages. Wait a minute, then reload the page to rejoin.")
                 return
+
+    async def _message(self, cid: int, conn: Conn, msg: Any, remote: str) -> None:
+        """One frame from a phone: every way it can be refused goes through ``_refuse`` (and counts)."""
+        if not conn.limit.allow():  # binary frames too: every frame costs
+            await self._refuse(conn, None, "too many messages: wait a moment and try again")
+            return
+        if msg.type is not WSMsgType.TEXT:
+            await self._refuse(conn, None, "messages must be JSON text")
+            return
+        try:
+            message = parse(msg.data)
+        except Refusal as err:
+            await self._refuse(conn, None, str(err))
+            return
+        if isinstance(message, Ping):
+            await self._send(conn, {"type": "pong"})
+        elif isinstance(message, Hello):
+            await self._hello(cid, conn, message, remote)
+        elif isinstance(message, Act):
+            self._act(cid, conn, message)
+
+    def _too_many_refusals(self, conn: Conn) -> bool:
+        seat = self.strikes.get(conn.player) if conn.player else None
+        return conn.refusals >= REFUSALS_BEFORE_CLOSE or (seat is not None and seat.over)
 
     async def _hello(self, cid: int, conn: Conn, hello: Hello, remote: str) -> None:
         book = self.book
-        tries = [t for t in self._failed_joins.get(remote, []) if time.monotonic() - t < 60]
-        self._failed_joins[remote] = tries
-        if len(tries) >= JOIN_TRIES_PER_MINUTE:
-            await self._refuse(conn, None, "too many tries to join: wait a minute")
+        wait = self.joins.wait_s(remote)
+        if wait > 0:
+            await self._refuse(conn, None, f"too many tries to join: wait {_minutes(wait)}", kind="join")
             return
         try:
             if book is None:
                 raise SeatRefused("No game is on the table yet. Scan the code once the host has started one.")
             if conn.player is not None:
                 raise SeatRefused(f"You are already in {conn.player}'s seat.")
-            seat, device, replaced = book.claim(hello.token, hello.code, hello.device, cid)
+            seat, device, replaced, how = book.claim(hello.token, hello.code, hello.device, cid)
         except SeatRefused as err:
-            tries.append(time.monotonic())
+            self.joins.fail(remote)
             await self._refuse(conn, None, str(err), kind="join")
             return
+        if self.strikes.setdefault(seat.player, Strikes()).over:
+            book.left(cid)
+            await self._refuse(conn, None, "This seat's phone sent too many refused messages: "
+                                           "wait a minute, then reload.", kind="join")
+            return
         conn.player = seat.player
+        conn.limit = self.seat_limits.setdefault(seat.player, RateLimit(*self.rate))
+        if how != "back":
+            self.on_seat(seat.player, how)
         old = self.conns.get(replaced) if replaced is not None else None
         if old is not None:  # the same phone, reloaded: the old page goes quiet
             old.player = None
@@ -178,7 +240,8 @@ class PhoneServer:
         if player is None:
             asyncio.ensure_future(self._refuse(conn, act.id, "join a seat first"))
             return
-        self.submit(PhoneAction(player, {"type": act.action, **act.fields}, conn=cid, request=act.id))
+        self.submit(PhoneAction(player, {"type": act.action, **act.fields}, conn=cid, request=act.id,
+                                allowed=self.answerable))
 
     # -- sending ---------------------------------------------------------------
 
@@ -196,7 +259,10 @@ class PhoneServer:
             pass  # the phone went away; its seat waits for it
 
     async def _refuse(self, conn: Conn, request: int | None, reason: str, kind: str = "refused") -> None:
+        """Tell one phone why not; every refusal counts toward closing it, for it and for its seat."""
         conn.refusals += 1
+        if conn.player is not None:
+            self.strikes.setdefault(conn.player, Strikes()).add()
         await self._send(conn, {"type": kind, "id": request, "reason": reason})
 
     async def _close(self, ws: web.WebSocketResponse, reason: str) -> None:
@@ -218,8 +284,15 @@ class PhoneServer:
         conn = self.conns.get(cid)
         if conn is None:
             return
-        data = {"type": "done", "id": request} if error is None else {"type": "refused", "id": request, "reason": error}
-        asyncio.ensure_future(self._send(conn, data))
+        if error is None:
+            asyncio.ensure_future(self._send(conn, {"type": "done", "id": request}))
+            return
+
+        async def refuse() -> None:  # the rules' refusals count too
+            await self._refuse(conn, request, error)
+            if self._too_many_refusals(conn):
+                await self._close(conn.ws, "Too many refused messages. Wait a minute, then reload the page to rejoin.")
+        asyncio.ensure_future(refuse())
 
     def _drop(self, cids: list[int], reason: str) -> None:
         for cid in cids:
@@ -239,7 +312,7 @@ class PhoneServer:
         old, self.book = self.book, book  # at once, so the Join screen can show the new links
 
         def swap() -> None:  # on the server's thread, in order with the frames pushed before and after
-            self.frames = {}
+            self.frames, self.strikes, self.seat_limits = {}, {}, {}
             if old is not None:
                 self._drop(old.close(), "This game has ended.")
         self._call(swap)
@@ -257,8 +330,14 @@ class PhoneServer:
         book = self.book
         if book is not None:
             cid = book.free(player)
-            if cid is not None:
-                self._call(self._drop, [cid], "The host freed this seat. Scan the new code to join again.")
+
+            def forget() -> None:  # the next phone in this seat starts with a clean slate
+                self.strikes.pop(player, None)
+                self.seat_limits.pop(player, None)
+                if cid is not None:
+                    self._drop([cid], "The host freed this seat with the operator PIN, so this phone no longer "
+                                      "holds it. Ask for your seat's code on the table to join again.")
+            self._call(forget)
 
     def end(self, reason: str = "This game has ended.") -> None:
         """The game is over: close every phone; no token works any more."""
@@ -314,21 +393,32 @@ class PhoneServer:
             return
         started.set_result(None)
         loop.run_forever()
-        loop.run_until_complete(self._runner.cleanup())
+        loop.run_until_complete(self._close_servers())
+        self._quiet.remove()
         loop.close()
 
     async def _open(self) -> None:
+        """Listen on each address, every connection through the ``Gate`` before aiohttp's protocol."""
         self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False, shutdown_timeout=0.5)
         await self._runner.setup()
+        loop = asyncio.get_running_loop()
         try:
             for address in self.listen:
-                site = web.TCPSite(self._runner, address, self.port)
-                await site.start()
+                server = await loop.create_server(self.gate.protocol(self._runner.server), address, self.port,
+                                                  reuse_address=True, backlog=128)
+                self._servers.append(server)
                 if self.port == 0:  # tests: the port the system gave us, for every address after
-                    self.port = site._server.sockets[0].getsockname()[1]
+                    self.port = server.sockets[0].getsockname()[1]
         except BaseException:
-            await self._runner.cleanup()
+            await self._close_servers()
             raise
+        self._quiet.install()
+
+    async def _close_servers(self) -> None:
+        for server in self._servers:
+            server.close()
+        self._servers = []
+        await self._runner.cleanup()
 
     def stop(self) -> None:
         loop = self.loop
@@ -345,3 +435,15 @@ class PhoneServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
         self.loop = None
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.strip("[]")).is_loopback
+    except ValueError:
+        return address == "localhost"
+
+
+def _minutes(seconds: float) -> str:
+    minutes = max(1, round(seconds / 60))
+    return "a minute" if minutes == 1 else f"{minutes} minutes"

@@ -1,11 +1,16 @@
-"""The Join screen: a QR code and a short code per seat, so each player's phone can join.
+"""The Join screen: each player's phone joins their own seat, and only theirs.
 
-Reached by the "Phones" button on the play screen's top bar. Each seat shows
-the player's name, a QR code of its join link (the token rides in the link's
-fragment, which a browser never sends in a request line), the 6-letter code
-to type instead, and whether a phone holds the seat. The host can free a
-seat (a lost phone, a swapped seat); its link and code change at once.
-The Wi-Fi name and password come from the ``[phones]`` config section.
+Reached by the "Phones" button on the play screen's top bar, by anyone: it
+shows the seats and whether a phone holds each, never a code by itself. A
+seat's QR code (its join link; the token rides in the link's fragment, which
+a browser never sends in a request line) and its 6-letter code show only when
+that seat's player asks: they hold Gray on their own pad for a second (the
+pads are captured while this screen is up, so the hold plays nothing), or,
+for a player with no pad, the host shows it with the operator PIN. One seat
+at a time, for ``SHOW_S`` at most, and gone as soon as a phone sits in it.
+Freeing a seat (a lost phone, a swapped seat) needs the PIN too; its link and
+code change at once. The shared screen announces every phone that sits down
+(``PhoneBridge.say``). The Wi-Fi name and password come from ``[phones]``.
 
 QR codes are made by segno: pure Python with no image library needed, and
 its module matrix is drawn here straight into a one-byte-per-module Kivy
@@ -16,6 +21,7 @@ at any size and costs a few hundred bytes.
 from __future__ import annotations
 
 import math
+import time
 
 from kivy.clock import Clock
 from kivy.graphics.texture import Texture
@@ -26,7 +32,11 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc
 
 from . import theme
+from .overlays import HOLD_S
 from .theme import Big, Framed, Text, px
+
+SHOW_S = 60.0
+"""How long one seat's code stays on screen (it goes at once when a phone sits in that seat)."""
 
 QUIET_ZONE = 2
 """Modules of white around the code (the standard asks for 4; 2 scans well from a screen)."""
@@ -50,29 +60,38 @@ def qr_texture(text: str) -> Texture:
 
 
 class SeatCard(Framed):
-    """One seat: name, QR code, short code, whether a phone holds it, and "Free this seat"."""
+    """One seat: name, whether a phone holds it, its code only while shown, and the PIN buttons."""
 
     def __init__(self, screen, player: str, **kw) -> None:
         super().__init__(orientation="vertical", padding=px(4), spacing=px(2), **kw)
         self.screen, self.player = screen, player
         self.name = Text(f"[b]{esc(player)}[/b]", size=17, halign="center")
-        self.qr = Image(fit_mode="contain", size_hint_y=1)
+        self.qr = Image(fit_mode="contain", size_hint_y=1, opacity=0)
         self.code = Text("", size=17, halign="center")
         self.state = Text("", size=13, halign="center", color=theme.DIM)
-        self.free = Big("Free this seat", kind="sunken", size=13, height=px(36))
+        buttons = BoxLayout(size_hint_y=None, height=px(36), spacing=px(4))
+        self.reveal = Big("Show code (PIN)", kind="sunken", size=12, height=px(36))
+        self.reveal.tag = f"join:show:{player}"
+        self.reveal.bind(on_release=lambda *_: screen.ask_show(player))
+        self.free = Big("Free (PIN)", kind="sunken", size=12, height=px(36))
         self.free.tag = f"join:free:{player}"
-        self.free.bind(on_release=lambda *_: screen.free(player))
-        for w in (self.name, self.qr, self.code, self.state, self.free):
+        self.free.bind(on_release=lambda *_: screen.ask_free(player))
+        buttons.add_widget(self.reveal)
+        buttons.add_widget(self.free)
+        for w in (self.name, self.state, self.qr, self.code, buttons):
             self.add_widget(w)
         self._link: str | None = None
 
     def show(self, link: str | None, code: str, joined: bool, taken: bool) -> None:
+        """``link`` and ``code`` are given only for the one seat being shown."""
         if link != self._link:
             self._link = link
             self.qr.texture = qr_texture(link) if link else None
+            self.qr.opacity = 1 if link else 0  # no white square where no code is shown
         self.code.text = f"code [b]{esc(code)}[/b]" if code else ""
-        self.state.text = "phone joined" if joined else ("phone away" if taken else "free: scan to join")
+        self.state.text = "phone joined" if joined else ("phone away" if taken else "no phone")
         self.free.disabled = not taken
+        self.reveal.disabled = taken
 
 
 class JoinScreen(Screen):
@@ -95,25 +114,94 @@ class JoinScreen(Screen):
         root.add_widget(top)
         self.help = Text("", size=15)
         root.add_widget(self.help)
+        self.note = Text("", size=15, color=theme.ACCENT)
+        root.add_widget(self.note)
         self.grid = GridLayout(cols=4, spacing=px(6))
         root.add_widget(self.grid)
         self.add_widget(root)
         self.cards: dict[str, SeatCard] = {}
+        self.shown: str | None = None
+        """The one seat whose code is on screen, if any."""
+        self._shown_until = 0.0
         self._ticker = None
+        self._pads: list[int] = []
 
     def on_pre_enter(self, *_) -> None:
+        self.hide()
         self.refresh()
         self._ticker = Clock.schedule_interval(lambda dt: self.refresh(), 1.0)  # phones come and go
+        self._capture_pads()
 
     def on_leave(self, *_) -> None:
         if self._ticker:
             self._ticker.cancel()
+        self._release_pads()
+        self.hide()
+
+    # -- who may see a seat's code ----------------------------------------------------
+
+    def _capture_pads(self) -> None:
+        """While this screen is up, each seated player's pad talks to it (a Gray hold shows their code)."""
+        controller, bridge = self.app.controller, self.app.phones
+        if controller is None or bridge is None or bridge.book is None:
+            return
+        for seat in range(1, len(bridge.book.players()) + 1):
+            if controller.has_pad(seat):
+                controller.capture(seat, self.pad_event)
+                self._pads.append(seat)
+
+    def _release_pads(self) -> None:
+        controller = self.app.controller
+        for seat in self._pads:
+            if controller is not None:
+                controller.release(seat, self.pad_event)
+        self._pads = []
+
+    def pad_event(self, event) -> None:
+        """A seated player's own pad: a Gray hold of ``HOLD_S`` shows that player's code, no one else's."""
+        from hardware.events import ButtonColour, ButtonReleased
+
+        bridge = self.app.phones
+        if not isinstance(event, ButtonReleased) or event.button is not ButtonColour.GRAY or bridge is None \
+                or bridge.book is None or not 0 < event.player <= len(bridge.book.players()):
+            return
+        player = bridge.book.players()[event.player - 1]
+        if event.held_s < HOLD_S:
+            self.note.text = f"{esc(player)}: hold Gray a little longer, until your code shows."
+            return
+        self.show(player)
+
+    def ask_show(self, player: str) -> None:
+        """A player with no pad: the host shows their code, with the operator PIN."""
+        self.app.ask_operator(lambda: self.show(player), why=f"Operator PIN to show {player}'s seat code")
+
+    def show(self, player: str) -> None:
+        bridge = self.app.phones
+        if bridge is None or bridge.book is None or player not in bridge.book.seats:
+            return
+        if bridge.book.seat(player).taken:
+            self.note.text = (f"{esc(player)}'s seat already has a phone. If it is lost, the host frees the seat "
+                              "(operator PIN), then the code can be shown again.")
+            return
+        self.shown, self._shown_until = player, time.monotonic() + SHOW_S
+        self.note.text = f"[b]{esc(player)}[/b]'s code: only {esc(player)} scans it. Everyone else, look away."
+        self.refresh()
+
+    def hide(self) -> None:
+        self.shown = None
+        self.note.text = ""
+
+    def ask_free(self, player: str) -> None:
+        self.app.ask_operator(lambda: self.free(player), why=f"Operator PIN to free {player}'s seat")
 
     def free(self, player: str) -> None:
+        """Let go of ``player``'s phone (its page is told why) and make a new link and code."""
         if self.app.phones is not None:
             self.app.phones.free(player)
-            self.app.message(f"{player}'s seat is free: its code has changed.")
+            self.app.message(f"{player}'s seat is free: its code has changed. {player} holds Gray to see the new one.")
         self.refresh()
+
+    # -- drawing -----------------------------------------------------------------------
 
     def refresh(self) -> None:
         bridge, cfg = self.app.phones, self.app.config_hw.phones
@@ -121,14 +209,16 @@ class JoinScreen(Screen):
         if bridge is None or bridge.book is None:
             self.grid.clear_widgets()
             self.cards = {}
+            self.hide()
             problem = getattr(self.app, "phones_problem", None)
             self.help.text = esc(problem) if problem else (
                 "Phones are off. The pads and the touchscreen work as always." if not self.app.phones_on()
                 else "Phones can join once a game is on the table.")
             return
         network = wifi_text(cfg)
-        self.help.text = (f"{network + ' ' if network else ''}Scan your seat's code with your phone's camera, or open "
-                          f"[b]{esc(bridge.server.base_url())}[/b] and type the code. "
+        self.help.text = (f"{network + ' ' if network else ''}To join, hold [b]Gray (triangle)[/b] on your own pad "
+                          "for a second: your seat's code shows here, for you alone. No pad? The host shows it "
+                          f"(PIN). Then scan it, or open [b]{esc(bridge.server.base_url())}[/b] and type it. "
                           "Your phone shows only what is yours.")
         players = bridge.book.players()
         if list(self.cards) != players:
@@ -138,10 +228,17 @@ class JoinScreen(Screen):
             self.cards = {p: SeatCard(self, p) for p in players}
             for card in self.cards.values():
                 self.grid.add_widget(card)
+        shown = self.shown
+        if shown is not None and (shown not in bridge.book.seats or bridge.book.seat(shown).taken
+                                  or time.monotonic() > self._shown_until):
+            self.hide()  # a phone sat down (or time is up): the code leaves the screen
+            shown = None
         joined = bridge.server.connected()
         for player, card in self.cards.items():
             seat = bridge.book.seat(player)
-            card.show(bridge.server.join_url(player), seat.code, player in joined, seat.taken)
+            mine = player == shown
+            card.show(bridge.server.join_url(player) if mine else None, seat.code if mine else "",
+                      player in joined, seat.taken)
 
 
 def wifi_text(phones) -> str:
