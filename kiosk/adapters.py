@@ -197,6 +197,8 @@ class HellForLeatherAdapter(Adapter):
     uses_tray = True
 
     def action_for(self, event, runner, tray_state):
+        if runner is not self._runner:  # another game: nothing the tray saw before belongs to it
+            self._runner, self._fall, self._falling_at, self._throw_began = runner, None, None, None
         if isinstance(event, ThrowImpact):
             if self._throw_began is None:
                 self._throw_began = event.t
@@ -211,7 +213,7 @@ class HellForLeatherAdapter(Adapter):
         awaiting = runner.awaiting()
         if isinstance(event, ThrowSettled):
             began, self._throw_began = self._throw_began, None
-            if self._fell_during(began if began is not None else event.t - UNTIMED_THROW_S):
+            if self._fell_during(began if began is not None else event.t - UNTIMED_THROW_S, event.t):
                 self.hint = {"action": "heat_fall", "fell": self._fall[1] if self._fall else None}
                 return None
             land = next((p for p in awaiting if p.action == "land"), None)
@@ -237,16 +239,18 @@ class HellForLeatherAdapter(Adapter):
             self.hint = {"action": "heat_fall", "fell": fell}
         return None
 
-    def _fell_during(self, began: float) -> bool:
-        """Whether the Heat started falling during a throw that began at ``began``."""
+    def _fell_during(self, began: float, settled: float) -> bool:
+        """Whether the Heat started falling during a throw that began at ``began`` and settled at ``settled``."""
         times = [t for t in (self._falling_at, self._fall[0] if self._fall else None) if t is not None]
-        return any(t >= began - FALL_BEFORE_THROW_S for t in times)
+        return any(began - FALL_BEFORE_THROW_S <= t <= settled for t in times)
 
     hint: dict[str, Any] | None = None
     _fall: tuple[float, int] | None = None
     """When the last collapse came and how many dice it had brought down in all."""
     _falling_at: float | None = None
     """When a weighing tray last said the Heat was falling (before it had the count)."""
+    _runner: Any = None
+    """The game the remembered fall and throw belong to."""
     _throw_began: float | None = None
     """The first knock of the throw under way, if one was heard since the last settling."""
 
