@@ -218,16 +218,21 @@ class FallOverlay(Overlay):
             return
         data = {"type": "heat_fall", "player": None, "faces": list(self.faces), "thrower": self.thrower,
                 "cause": self.cause}
+        self.submitting = True
         try:
             events = self.propose(data)
         except RuleError as err:
             self.error.text = esc(err.message)
             return
+        finally:
+            self.submitting = False
         self.show_result(events or [])
 
     # -- step 3: what the fall did ---------------------------------------------------------
 
     result_shown = False
+    submitting = False
+    """True while this screen's own answer is with the rules."""
 
     def show_result(self, events: list) -> None:
         self.result_shown = True

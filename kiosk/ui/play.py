@@ -208,6 +208,9 @@ class PlayScreen(Screen):
         self.error.text = ""
         if change.action is not None and change.action.type == "land":
             self._show_throw(change.events)
+        if self.fall is not None and not self.fall.result_shown and not self.fall.submitting and \
+                not any(p.action == "heat_fall" for p in self.runner.awaiting()):
+            self.fall.close()  # entered elsewhere (a phone, the operator) or no longer asked: nothing to enter here
         if change.reveal is not None and _turns_over(change.reveal):
             # what the round revealed stays off the strip under the overlay until the cards turn
             self._withheld[id(change.reveal)] = (change.reveal, [e.text for e in change.reveal])

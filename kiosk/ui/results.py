@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.clock import Clock
-from kivy.uix.boxlayout import BoxLayout
+from kivy.graphics import Color, Line, RoundedRectangle
 
 from . import art, theme
-from .theme import Filled, Text, px
 
 RESULT_S = {"value": 2.5}
 """How long a throw's result stays up (wall-clock seconds)."""
@@ -37,34 +36,27 @@ def landing_of(events: list) -> dict[str, Any] | None:
     return None
 
 
-class ThrowResult(Filled):
-    """The last landing, large: a d10 and "Inside, 7" over its meaning. ``show`` puts it up
-    for ``RESULT_S``; it never takes a touch."""
+class ThrowResult(art.Drawn):
+    """The last landing, large: a d10 and "Inside, 7" over its meaning, drawn (not laid out)
+    so a landing renders no label: each text is a texture made once (``art.draw_text``).
+    ``show`` puts it up for ``RESULT_S``; it never takes a touch."""
+
+    WHERE_PX, MEANING_PX = 30, 42
+    """Its two lines' sizes at 800x480 (times ``theme.scale()``): read from a chair."""
 
     def __init__(self, **kw) -> None:
-        super().__init__(orientation="horizontal", padding=px(10), spacing=px(12), bg=theme.RAISED, radius=px(10),
-                         size_hint=(None, None), **kw)
-        self.die = art.D10(size_hint_x=None, width=px(90))
-        self.add_widget(self.die)
-        words = BoxLayout(orientation="vertical")
-        self.where = Text("", size=30, bold=True, fit=False)
-        self.where.tag = "result:where"
-        self.meaning = Text("", size=40, bold=True, fit=False)
-        self.meaning.tag = "result:meaning"
-        words.add_widget(self.where)
-        words.add_widget(self.meaning)
-        self.add_widget(words)
+        kw.setdefault("size_hint", (None, None))
+        self.shown: dict[str, Any] | None = None
+        self.where_text = self.meaning_text = ""
+        super().__init__(**kw)
         self.opacity = 0
         self._event = None
-        self.shown: dict[str, Any] | None = None
 
     def show(self, landing: dict[str, Any]) -> None:
         self.shown = landing
-        zone = str(landing["zone"]).capitalize()
-        self.die.show(landing["face"], landing["zone"])
-        self.where.text = f"{zone}, {landing['face']}"
-        self.meaning.text = landing["meaning"]
-        self.meaning.color = MEANING_COLOUR.get(landing["meaning"], theme.INK)
+        self.where_text = f"{str(landing['zone']).capitalize()}, {landing['face']}"
+        self.meaning_text = landing["meaning"]
+        self._redraw()
         self.opacity = 1
         if self._event is not None:
             self._event.cancel()
@@ -74,6 +66,24 @@ class ThrowResult(Filled):
         self.opacity = 0
         self.shown = None
         self._event = None
+
+    def draw(self) -> None:
+        if self.shown is None:
+            return
+        pad = theme.px(10)
+        Color(*theme.RAISED)
+        RoundedRectangle(pos=self.pos, size=self.size, radius=[theme.px(10)])
+        Color(*theme.ACCENT)
+        Line(rounded_rectangle=(self.x, self.y, self.width, self.height, theme.px(10)), width=1.3)
+        s = self.height - 2 * pad
+        art.draw_d10(self.x + pad + s * 0.45, self.top - pad, s * 0.8, s, 0, self.shown["face"],
+                     self.shown["zone"], "")
+        cx = self.x + pad + s + (self.width - s - 2 * pad) / 2
+        room = self.width - s - 3 * pad
+        art.draw_text(self.where_text, cx, self.y + self.height * 0.7, theme.font(self.WHERE_PX), theme.INK,
+                      bold=True, room=room)
+        art.draw_text(self.meaning_text, cx, self.y + self.height * 0.3, theme.font(self.MEANING_PX),
+                      MEANING_COLOUR.get(self.meaning_text, theme.INK), bold=True, room=room)
 
     def on_touch_down(self, touch) -> bool:
         return False  # the news never stands between the table and the next throw

@@ -16,9 +16,13 @@ from kiosk.rules import bot
 
 
 def close_overlays(app) -> None:
+    """Close what a table closes: each reveal ("Carry on"), and a fall screen left open
+    (its "Carry on" after the Curse, else "Back")."""
     for _ in range(5):
         if drive.find_all("reveal:close"):
             drive.press("reveal:close")
+        elif getattr(app.play, "fall", None) is not None:
+            drive.press("fall:close" if app.play.fall.result_shown else "prompt:back")
         else:
             return
 
