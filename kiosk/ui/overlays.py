@@ -580,15 +580,19 @@ def hand_widgets(who: str, mine: dict[str, Any]) -> list | None:
     out.append(top)
     private = me.get("private_self") or {}
     shown = set(me.get("revealed_parts") or [])
+    secrets = GridLayout(cols=2, spacing=(px(12), px(2)), size_hint_y=None)  # two to a row: no scrolling at 800x480
+    secrets.bind(minimum_height=secrets.setter("height"))
     for key, name in SELF_PARTS:
         if private.get(key):
             thing = private.get(f"{key}_object")
             told = " [color=9e9a8f](revealed)[/color]" if key in shown else ""
-            out.append(Text(f"[b]{name}:[/b] {esc(str(private[key]))}" +
-                            (f" ({esc(str(thing))})" if thing else "") + told, size=20))
+            secrets.add_widget(Text(f"[b]{name}:[/b] {esc(str(private[key]))}" +
+                                    (f" ({esc(str(thing))})" if thing else "") + told, size=20))
     for key, name in (("enemy", "Enemy"),):
         if private.get(key):
-            out.append(Text(f"[b]{name}:[/b] {esc(str(private[key]))}", size=20))
+            secrets.add_widget(Text(f"[b]{name}:[/b] {esc(str(private[key]))}", size=20))
+    if secrets.children:
+        out.append(secrets)
     for key, name in (("confession", "Confession"), ("crime_roll", "Crime roll"), ("vote", "Your vote")):
         if me.get(key) not in (None, "", []):
             out.append(Text(f"[b]{name}:[/b] {esc(str(me[key]))}", size=20))
