@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hardware.events import ButtonPressed, Collapse, DieAdded, DieRemoved, HeatHeight, ThrowSettled
+from hardware.events import ButtonPressed, Collapse, DieAdded, DieRemoved, HeatHeight, ThrowImpact, ThrowSettled
 
 
 PAD_KEYS = (("black", "square"), ("white", "circle"), ("gray", "triangle"))
@@ -168,6 +168,14 @@ SPLIT_FALL_S = 1.0
 """A stack can come down in two parts (the top slides, then the middle goes); the
 tray reports each. Collapses this close together are one fall for the rules."""
 
+FALL_BEFORE_THROW_S = 1.0
+"""A fall the tray reports up to this long before a throw's first knock still belongs to
+that throw (the tray may weigh the fall before the piezo hears the d10 land)."""
+
+UNTIMED_THROW_S = 3.0
+"""When no knock of a settled throw was heard, the throw is taken to have begun this long
+before it settled (the tray's settle time is 0.6 s by default, 5 s at most)."""
+
 
 class HellForLeatherAdapter(Adapter):
     """Hell for Leather: a settled throw answers the awaited ``land`` prompt; a die added to the Heat
@@ -176,13 +184,38 @@ class HellForLeatherAdapter(Adapter):
     When the tray cannot tell the zone or the face, nothing is guessed: the play
     screen keeps the ``land`` prompt open for touch, with whatever is known
     already filled in (``hint``).
+
+    **A fall wins over a landing that happens with it.** Heat dice coming down knock
+    the tray like a d10 does, so a fall is followed by a "settled throw" the tray
+    cannot read; and a d10 that hits the Heat lands and settles after the fall it
+    caused. The rules apply a fall at once, whatever else was thrown (docs/rules/
+    hell-for-leather.md), so a throw during which the Heat fell is never entered or
+    asked for as a landing: the screen stays on the fall. A throw is timed from its
+    first knock (``ThrowImpact``) to its settling.
     """
 
     uses_tray = True
 
+    def action_for(self, event, runner, tray_state):
+        if runner is not self._runner:  # another game: nothing the tray saw before belongs to it
+            self._runner, self._fall, self._falling_at, self._throw_began = runner, None, None, None
+        if isinstance(event, ThrowImpact):
+            if self._throw_began is None:
+                self._throw_began = event.t
+            return None
+        if type(event).__name__ == "HeatFalling":  # a weighing tray: dice are leaving, the count follows
+            self._falling_at = event.t
+            self.hint = {"action": "heat_fall", "fell": None}
+            return None
+        return super().action_for(event, runner, tray_state)
+
     def tray(self, runner, event, values):
         awaiting = runner.awaiting()
         if isinstance(event, ThrowSettled):
+            began, self._throw_began = self._throw_began, None
+            if self._fell_during(began if began is not None else event.t - UNTIMED_THROW_S, event.t):
+                self.hint = {"action": "heat_fall", "fell": self._fall[1] if self._fall else None}
+                return None
             land = next((p for p in awaiting if p.action == "land"), None)
             if land is None:
                 return None
@@ -206,9 +239,20 @@ class HellForLeatherAdapter(Adapter):
             self.hint = {"action": "heat_fall", "fell": fell}
         return None
 
+    def _fell_during(self, began: float, settled: float) -> bool:
+        """Whether the Heat started falling during a throw that began at ``began`` and settled at ``settled``."""
+        times = [t for t in (self._falling_at, self._fall[0] if self._fall else None) if t is not None]
+        return any(began - FALL_BEFORE_THROW_S <= t <= settled for t in times)
+
     hint: dict[str, Any] | None = None
     _fall: tuple[float, int] | None = None
     """When the last collapse came and how many dice it had brought down in all."""
+    _falling_at: float | None = None
+    """When a weighing tray last said the Heat was falling (before it had the count)."""
+    _runner: Any = None
+    """The game the remembered fall and throw belong to."""
+    _throw_began: float | None = None
+    """The first knock of the throw under way, if one was heard since the last settling."""
 
 
 def _round_start(log, action_type: str) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from typing import Any
 
 from kivy.core.text import Label as CoreLabel
@@ -612,6 +613,51 @@ class Chips(Drawn):
                 Color(1, 1, 1, 0.7)
                 Line(ellipse=(x, y, d, d * 0.55), width=1)
         draw_text(str(self.count), left + used - number.width / 2, self.center_y, size, theme.INK, True)
+
+
+_WAGER = re.compile(r"^(\d+) on (Even|Odd)$")
+
+
+def wager_of(face: str) -> tuple[int, str] | None:
+    """'2 on Even' -> (2, 'Even'): the Even/Odd wager a reveal's face names, if it names one."""
+    m = _WAGER.match(face.strip()) if face else None
+    return (int(m.group(1)), m.group(2)) if m else None
+
+
+class WagerCard(Drawn):
+    """An Even/Odd wager turned over: a card with its side in large letters and one pip
+    per point wagered under it (a pale card for Even, a dark one for Odd, so the side
+    reads from across the table and never by colour alone: the word is there)."""
+
+    def __init__(self, **kw) -> None:
+        self.points, self.side = 0, "Even"
+        super().__init__(**kw)
+
+    def show(self, points: int, side: str) -> None:
+        self.points, self.side = points, side
+        self._redraw()
+
+    def draw(self) -> None:
+        x, y, w, h = _fit_in(self.x, self.y, self.width, self.height, 5 / 7)
+        r = max(2.0, w * 0.08)
+        even = self.side.lower() == "even"
+        fill, ink = (CARD_WHITE, (0.1, 0.1, 0.1, 1)) if even else ((0.14, 0.14, 0.16, 1), (0.95, 0.93, 0.88, 1))
+        Color(0.02, 0.02, 0.02, 0.5)
+        RoundedRectangle(pos=(x + 2, y - 2), size=(w, h), radius=[r])
+        Color(*fill)
+        RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+        Color(*theme.ACCENT)
+        Line(rounded_rectangle=(x, y, w, h, r), width=1.3)
+        draw_text(self.side.upper(), x + w / 2, y + h * 0.78, max(12, w * 0.24), ink, bold=True, room=w * 0.9)
+        shown = min(self.points, 12)
+        cols = 3 if shown > 4 else 2 if shown > 1 else 1
+        rows = max(1, math.ceil(shown / cols))
+        d = min(w * 0.8 / (cols * 1.3), h * 0.5 / (rows * 1.3))
+        for i in range(shown):
+            cx = x + w / 2 + ((i % cols) - (cols - 1) / 2) * d * 1.3
+            cy = y + h * 0.38 + ((rows - 1) / 2 - i // cols) * d * 1.3
+            Color(*ink)
+            Ellipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
 
 
 class ColorBar(Drawn):

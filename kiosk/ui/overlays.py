@@ -207,13 +207,22 @@ class HoldToOpen(Overlay):
         self.controller.release(self.pad, self.pad_event)
 
 
-FLIP = {"delay": 0.08, "half": 0.2}
-"""A reveal's timing in seconds (times ``ANIMATION_SCALE``): a short pause, then each
-card closes and opens in ``half`` each. The whole turn is under 0.6 s (issue 21)."""
+FLIP = {"delay": 1.2, "half": 0.2}
+"""A reveal's timing in seconds (times ``ANIMATION_SCALE``): the backs are held for ``delay``
+while the reveal cue plays (suspense; a tap turns them at once), then each card closes and
+opens in ``half`` each (issue 30)."""
+
+READ_S = {"value": 4.0}
+"""How long turned faces stay up before a newer round may take their place, or before a reveal
+that fades (``Reveal(fades=True)``) goes by itself. Wall-clock seconds, not scaled by
+``ANIMATION_SCALE``: a table reads at its own pace even when the tests skip animations."""
+
+FADE_S = 8.0
+"""How long turned faces of a fading reveal stay up (a tap keeps them until "Carry on")."""
 
 
 def flip_seconds() -> float:
-    """How long a reveal's cards take to turn over, start to end."""
+    """How long a reveal's cards take to turn over, from the backs to the last face."""
     return (FLIP["delay"] + 2 * FLIP["half"]) * ANIMATION_SCALE["value"]
 
 
@@ -228,21 +237,24 @@ class FlipCard(Filled):
 
     ``owner`` (a player's name) stays above the card throughout, so everyone sees
     whose card is whose before and after it turns. A face naming a Promise Hollows
-    card (Black, White, Gray) is drawn as that card, with its shape; any other face
-    is written on the card. ``flip`` schedules the turn; ``finish`` ends it at once."""
+    card (Black, White, Gray) is drawn as that card, with its shape; an Even/Odd
+    wager ("2 on Even") as its points in pips over its side; any other face is
+    written on the card. ``flip`` schedules the turn; ``finish`` ends it at once.
+    ``on_face`` is called once, when the face first shows."""
 
-    def __init__(self, face: str, owner: str = "", **kw) -> None:
+    def __init__(self, face: str, owner: str = "", on_face: Callable[[], None] = lambda: None, **kw) -> None:
         super().__init__(orientation="vertical", padding=px(8), spacing=px(4), bg=theme.RAISED, radius=px(8), **kw)
         self.face = face
         self.turned = False
+        self.on_face = on_face
         self._events: list = []
         if owner:
-            self.owner = Text(owner, size=20, bold=True, halign="center", color=theme.INK)
+            self.owner = Text(owner, size=24, bold=True, halign="center", color=theme.INK)
             self.add_widget(self.owner)
         self.picture = art.ChallengeCard()
         self.picture.show(None, face_up=False)
         self.add_widget(self.picture)
-        self.label = Text("", size=22, bold=True, halign="center", fit=False, size_hint_y=0.3)
+        self.label = Text("", size=24, bold=True, halign="center", fit=False, size_hint_y=0.3)
         self.add_widget(self.label)
         with self.canvas.before:
             PushMatrix()
@@ -294,61 +306,107 @@ class FlipCard(Filled):
         return self.turned and self.squeeze == 1.0
 
     def show_face(self) -> None:
+        first = not self.turned
         self.turned = True
         colour = card_colour(self.face)
+        wager = art.wager_of(self.face) if not colour else None
         if colour:
             self.picture.show(colour, face_up=True)
+        elif wager is not None:
+            self.remove_widget(self.picture)
+            self.picture = art.WagerCard()
+            self.picture.show(*wager)
+            self.add_widget(self.picture, index=1)
         else:
             self.picture.size_hint_y, self.picture.opacity = 0.001, 0  # a written face fills the card
             self.label.size_hint_y = 1
         # a drawn card already says its colour: only what else the face says goes under it ("(Third Man)")
         self.label.text = self.face[len(colour):].strip() if colour else self.face
-        self.label.font_size = theme.font(26 if not colour and len(self.face) <= 18 else 20)
+        self.label.font_size = theme.font(30 if not colour and len(self.face) <= 18 else 24)
         self.bg = theme.PANEL
         self.squeeze = 1.0
+        if first:
+            self.on_face()
 
     sx = 1.0  # the value Animation steps; drawing follows squeeze
 
 
 class Reveal(Overlay):
-    """Every locked answer turns over together; "Carry on" goes back to the game.
+    """Every locked answer turns over together, with suspense; "Carry on" goes back to the game.
 
     ``faces`` maps each player to what they had locked: one card each, named.
     Without faces, each line of ``lines`` is a card. ``caption`` (what the
-    reveal led to, e.g. how many dice to roll) sits under the cards.
+    reveal led to, e.g. how many dice to roll) sits under the cards, and shows
+    only once they have turned: nothing on screen gives the answer away before.
+
+    The timeline: the backs are held for ``FLIP["delay"]`` (the reveal cue
+    plays), then every card turns at once; a tap while they wait or turn shows
+    every face at once. The faces stay up until the table has read them: a tap
+    after that (or the button) closes it. ``read`` says the faces have been up
+    ``READ_S``; a reveal that ``fades`` closes by itself after ``FADE_S`` unless
+    a tap has kept it. ``on_turned`` is called once, when the faces show.
 
     The round is already saved and in the log when this opens; the cards only
-    show it. A tap anywhere while they turn shows every face at once; a tap
-    after that (or the button) closes it."""
+    show it."""
 
     def __init__(self, title: str, lines: list[str], on_close: Callable[[], None] = lambda: None,
-                 faces: dict[str, str] | None = None, caption: str = "") -> None:
-        super().__init__(size_hint=(0.94, 0.92))
-        self.on_close = on_close
+                 faces: dict[str, str] | None = None, caption: str = "", fades: bool = False,
+                 on_turned: Callable[[], None] = lambda: None) -> None:
+        super().__init__(size_hint=(0.94, 0.92), background_color=(0, 0, 0, 0.97))
+        self.on_close, self.on_turned, self.fades = on_close, on_turned, fades
         self.opened_at = time.time()
+        self.turned_at: float | None = None
+        self.closed_by_table = False
+        self.kept = False  # a tap after the turn keeps a fading reveal up until "Carry on"
+        self._fade = None
         box = Filled(orientation="vertical", padding=px(12), spacing=px(8), bg=theme.BG)
-        box.add_widget(Text(title, size=26, bold=True, halign="center", color=theme.ACCENT))
+        box.add_widget(Text(title, size=30, bold=True, halign="center", color=theme.ACCENT))
         pairs = list(faces.items()) if faces else [("", line) for line in lines or ["(nothing to show)"]]
         cols = 1 if len(pairs) <= 1 else len(pairs) if len(pairs) <= 4 else 3 if len(pairs) <= 6 else 4
         grid = GridLayout(cols=cols, spacing=px(10))
-        self.cards = [FlipCard(face, owner) for owner, face in pairs]
+        self.cards = [FlipCard(face, owner, on_face=self._card_turned) for owner, face in pairs]
         for card in self.cards:
             grid.add_widget(card)
         box.add_widget(grid)
+        self.caption_text = caption
+        self.caption = Text("", size=22, halign="center")
         if caption:
-            box.add_widget(Text(caption, size=20, halign="center"))
+            box.add_widget(self.caption)
         done = Big("Carry on", kind="accent")
         done.tag = "reveal:close"
         done.bind(on_release=lambda *_: self.close())
         box.add_widget(done)
         self.done_button = done
         self.add_widget(box)
+
+    def on_open(self) -> None:
+        """The backs are held from the moment the reveal is on screen (a reveal that waited
+        behind another starts its beat when its turn comes)."""
         for card in self.cards:
             card.flip()  # all at once: a simultaneous reveal
 
     @property
     def turning(self) -> bool:
         return not all(card.done for card in self.cards)
+
+    @property
+    def read(self) -> bool:
+        """The faces have been up long enough to be read: a newer round may take this one's place."""
+        return self.turned_at is not None and time.monotonic() - self.turned_at >= READ_S["value"]
+
+    def _card_turned(self) -> None:
+        if self.turned_at is not None or not all(card.turned for card in self.cards):
+            return
+        self.turned_at = time.monotonic()
+        self.caption.text = self.caption_text
+        self.background_color = (0, 0, 0, 0.85)
+        if self.fades:
+            self._fade = Clock.schedule_once(lambda dt: self._fade_out(), max(FADE_S, READ_S["value"]))
+        self.on_turned()
+
+    def _fade_out(self) -> None:
+        if not self.kept and self._window is not None:
+            self.close()
 
     def on_touch_down(self, touch) -> bool:
         if getattr(touch, "time_start", self.opened_at) < self.opened_at:
@@ -358,6 +416,9 @@ class Reveal(Overlay):
             return True
         if self.done_button.collide_point(*self.done_button.to_widget(*touch.pos)):
             return super().on_touch_down(touch)  # the button closes it, as any button would
+        if self.fades and not self.kept:
+            self.kept = True  # the first tap on a fading reveal keeps it up; the next one closes it
+            return True
         self.close()  # a second tap anywhere else: back to the game
         return True
 
@@ -366,6 +427,11 @@ class Reveal(Overlay):
             card.finish()
 
     def close(self) -> None:
+        if self.closed_by_table:
+            return
+        self.closed_by_table = True
+        if self._fade is not None:
+            self._fade.cancel()
         self.skip()
         self.dismiss()
         self.on_close()
@@ -428,10 +494,8 @@ class PrivateLook(Overlay):
                 hand = hand_widgets(self.who, self.mine)
             except Exception:  # noqa: BLE001 - the plain lines below say the same
                 log.exception("drawing %s's hand", self.who)
-        for widget in hand or [Text(f"[b]{heading}:[/b] {text}", size=20) for heading, text in self.secret]:
-            inner.add_widget(widget)
-        if self.prompt is not None:
-            inner.add_widget(Text(self.prompt.text, size=20, bold=True))
+        if self.prompt is not None:  # the task first: what this player came to the screen to do
+            inner.add_widget(Text(self.prompt.text, size=22, bold=True, color=theme.ACCENT))
             for f in self.prompt.fields:
                 widget = for_field(f)
                 if len(self.prompt.fields) == 1 and f.kind == "list":
@@ -440,6 +504,8 @@ class PrivateLook(Overlay):
                 inner.add_widget(widget)
             self.error = Text("", size=17, color=theme.BAD)
             inner.add_widget(self.error)
+        for widget in hand or [Text(f"[b]{heading}:[/b] {text}", size=20) for heading, text in self.secret]:
+            inner.add_widget(widget)
         self.box.add_widget(scrolled(inner))
         row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(10))
         hide = Big("Hide", kind="quiet")
@@ -489,6 +555,9 @@ def hand_widgets(who: str, mine: dict[str, Any]) -> list | None:
         return None
     seat = next((p for p in mine.get("players") or [] if p.get("player") == who), {})
     out: list = []
+    character = seat.get("character")
+    if character:  # whose sheet this is, in the story: the player reads their character's name first
+        out.append(Text(f"You play [b]{esc(str(character))}[/b]", size=22))
     die = _BigDie(size_hint_x=None, width=px(84))
     die.show(seat.get("private_die"))
     role = f"[b]Role:[/b] {esc(str(seat.get('role', '-')))}"
@@ -497,29 +566,33 @@ def hand_widgets(who: str, mine: dict[str, Any]) -> list | None:
     if me.get("secret_kind"):
         role += f"\n[b]Your secret is a {esc(str(me['secret_kind']))}[/b]"
     role += f"\n[b]Private Die:[/b] {esc(str(seat.get('private_die', '-')))}"
-    top = BoxLayout(size_hint_y=None, height=px(100), spacing=px(12))
+    locked = me.get("locked_card")
+    if locked:
+        role += f"\n[b]Locked in:[/b] {esc(str(locked))}"
+    # the die, the role and the three cards share one row: the secrets below fit without scrolling
+    top = BoxLayout(size_hint_y=None, height=px(112), spacing=px(10))
     top.add_widget(die)
     top.add_widget(Text(role, size=20, fit=False))
-    out.append(top)
-    locked = me.get("locked_card")
-    out.append(Text("[b]Your cards[/b]" + (f": {esc(str(locked))} is locked in" if locked else ""), size=20))
-    cards = BoxLayout(size_hint_y=None, height=px(130), spacing=px(10))
     for colour in ("Black", "White", "Gray"):
-        card = art.ChallengeCard(size_hint_x=None, width=px(80))
+        card = art.ChallengeCard(size_hint_x=None, width=px(70))
         card.show(colour, owner="locked in" if colour == locked else " ", dim=bool(locked) and colour != locked)
-        cards.add_widget(card)
-    out.append(cards)
+        top.add_widget(card)
+    out.append(top)
     private = me.get("private_self") or {}
     shown = set(me.get("revealed_parts") or [])
+    secrets = GridLayout(cols=2, spacing=(px(12), px(2)), size_hint_y=None)  # two to a row: no scrolling at 800x480
+    secrets.bind(minimum_height=secrets.setter("height"))
     for key, name in SELF_PARTS:
         if private.get(key):
             thing = private.get(f"{key}_object")
             told = " [color=9e9a8f](revealed)[/color]" if key in shown else ""
-            out.append(Text(f"[b]{name}:[/b] {esc(str(private[key]))}" +
-                            (f" ({esc(str(thing))})" if thing else "") + told, size=20))
+            secrets.add_widget(Text(f"[b]{name}:[/b] {esc(str(private[key]))}" +
+                                    (f" ({esc(str(thing))})" if thing else "") + told, size=20))
     for key, name in (("enemy", "Enemy"),):
         if private.get(key):
-            out.append(Text(f"[b]{name}:[/b] {esc(str(private[key]))}", size=20))
+            secrets.add_widget(Text(f"[b]{name}:[/b] {esc(str(private[key]))}", size=20))
+    if secrets.children:
+        out.append(secrets)
     for key, name in (("confession", "Confession"), ("crime_roll", "Crime roll"), ("vote", "Your vote")):
         if me.get(key) not in (None, "", []):
             out.append(Text(f"[b]{name}:[/b] {esc(str(me[key]))}", size=20))

@@ -120,6 +120,12 @@ class PlayScreen(Screen):
         self._shown_heat: int | None = None
         self._inputs_cache: dict[tuple, Any] = {}
         self._buttons_cache: dict[str, Big] = {}
+        self.reveal: Reveal | None = None
+        """The reveal on screen, if one is (never more than one)."""
+        self._owed: list[list] = []  # rounds whose reveal waits behind the open one, oldest first
+        self._withheld: dict[int, tuple[list, list[str]]] = {}  # lines the strip keeps back until a reveal turns
+        self.plinth = Text("", size=22, bold=True, color=theme.WARN)  # the stack does not match, before a throw
+        self.plinth.tag = "prompt:plinth"
         root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(6))  # the window clears to theme.BG
         # top bar: the game's name and the tray's state share what the buttons leave
         bar = BoxLayout(size_hint_y=None, height=px(BAR_HEIGHT), spacing=px(6))
@@ -181,6 +187,7 @@ class PlayScreen(Screen):
     # -- attaching a game ----------------------------------------------------
 
     def attach(self, runner) -> None:
+        self.forget_reveals()
         if self.runner is not None and self._on_change in self.runner.listeners:
             self.runner.listeners.remove(self._on_change)
         self.runner = runner
@@ -199,14 +206,89 @@ class PlayScreen(Screen):
 
     def _on_change(self, change) -> None:
         self.error.text = ""
+        if change.action is not None and change.action.type == "land":
+            self._show_throw(change.events)
+        if self.fall is not None and not self.fall.result_shown and not self.fall.submitting and \
+                not any(p.action == "heat_fall" for p in self.runner.awaiting()):
+            self.fall.close()  # entered elsewhere (a phone, the operator) or no longer asked: nothing to enter here
+        if change.reveal is not None and _turns_over(change.reveal):
+            # what the round revealed stays off the strip under the overlay until the cards turn
+            self._withheld[id(change.reveal)] = (change.reveal, [e.text for e in change.reveal])
+            self._owe_reveal(change.reveal)
         self.refresh()
-        try:
-            overlay = reveal_overlay(change.reveal) if change.reveal is not None else None
-        except Exception:  # noqa: BLE001 - the reveal is in the recap too; the game goes on
-            log.exception("the reveal could not be drawn")
-            overlay = Reveal("Now everyone knows", ["(the cards could not be drawn: see what happened below)"])
-        if overlay is not None:
+
+    def _show_throw(self, events: list) -> None:
+        """A d10 landed: its zone, face and meaning in large type for a moment (kiosk.ui.results)."""
+        from .results import ThrowResult, landing_of
+
+        landing = landing_of(events)
+        if landing is None:
+            return
+        result = self.__dict__.get("throw_result")
+        if result is None:
+            result = self.throw_result = ThrowResult(size=(px(440), px(120)),
+                                                     pos_hint={"right": 0.985, "top": 0.86})
+            self.add_widget(result)
+        result.show(landing)
+
+    # -- reveals: one on screen at a time ------------------------------------------
+
+    def _owe_reveal(self, events: list) -> None:
+        """A secret round closed: the table is owed its reveal. One reveal is on screen at a time
+        (issue 33): a newer round waits behind the open one until the table has read it
+        (``Reveal.read``), then replaces it; so pads and phones answering round after round
+        with nobody at the screen pile nothing up. At most ``OWED_MAX`` wait (the oldest
+        steps aside; every round is in the log and the recap too)."""
+        self._owed.append(events)
+        for dropped in self._owed[:-OWED_MAX]:
+            self._release(dropped)
+        del self._owed[:-OWED_MAX]
+        if self.reveal is None:
+            self._next_reveal()
+        elif self.reveal.read:
+            self.reveal.close()  # read already: the newer round takes its place (its on_close opens it)
+
+    def _next_reveal(self) -> None:
+        self.reveal = None
+        while self._owed and self.reveal is None:
+            events = self._owed.pop(0)
+            try:
+                overlay = reveal_overlay(events)
+            except Exception:  # noqa: BLE001 - the reveal is in the recap too; the game goes on
+                log.exception("the reveal could not be drawn")
+                overlay = Reveal("Now everyone knows", ["(the cards could not be drawn: see what happened below)"])
+            if overlay is None:
+                self._release(events)
+                continue
+            overlay.on_close = self._next_reveal
+            overlay.on_turned = lambda e=events: self._release(e)
+            overlay.bind(on_dismiss=self._reveal_gone)
+            self.reveal = overlay
             self.app.show_overlay(overlay)
+
+    def _reveal_gone(self, overlay) -> None:
+        """A reveal closed by something other than the table (Home, attract, a failed save):
+        the table has left the game, so nothing more is owed on screen."""
+        if overlay is self.reveal and not overlay.closed_by_table:
+            self.forget_reveals()
+
+    def forget_reveals(self) -> None:
+        """Close the open reveal and drop the waiting ones (on the way Home, or to another game)."""
+        owed, self._owed = self._owed, []
+        for events in owed:
+            self._release(events)
+        reveal, self.reveal = self.reveal, None
+        if reveal is not None:
+            reveal.on_close = lambda: None
+            reveal.dismiss()
+
+    def _release(self, events: list) -> None:
+        """The strip may now show what a round revealed."""
+        if self._withheld.pop(id(events), None) is not None and self.runner is not None:
+            self._show_recent()
+
+    def on_leave(self, *_) -> None:
+        self.forget_reveals()
 
     # -- drawing ---------------------------------------------------------------
 
@@ -215,15 +297,42 @@ class PlayScreen(Screen):
         if runner is None:
             return
         view = runner.session.view(None, awaiting=False)
+        self._on_table = view.get("heat")  # the game's Heat in play (Hell for Leather), for the plinth note
         self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
-        self.recent.show([readable(line) for line in runner.session.recap(None, last=self.recent.rows)] or ["The game begins."])
+        self._show_recent()
         self.update_status()
         signature = (len(runner.session.log), runner.outcome, getattr(runner, "index", None))  # a lesson's step too
         if signature != self._signature:
             self._signature = signature
             self.draw_prompts()
 
+    def _show_recent(self) -> None:
+        """The last lines of the public recap, less what a reveal still face down would give away."""
+        hidden = [text for _, texts in self._withheld.values() for text in texts]
+        lines = self.runner.session.recap(None, last=self.recent.rows + len(hidden))
+        for text in hidden:
+            for i in range(len(lines) - 1, -1, -1):
+                if lines[i] == text:
+                    del lines[i]
+                    break
+        lines = lines[-self.recent.rows:]
+        self.recent.show([readable(line) for line in lines] or ["The game begins."])
+
+    def _show_plinth(self) -> None:
+        """Before a throw, say so when the stack on the plinth is not the game's Heat (issue 29)."""
+        from .fall import plinth_note
+        from .panels import tray_capacity
+
+        c = self.app.controller
+        on_table = self._on_table
+        sensed = c.tray_state.heat if c is not None and c.tray_state.connected else None
+        note = plinth_note(on_table["dice"] if on_table else None, sensed, tray_capacity())
+        if note != self.plinth.text:
+            self.plinth.text = note
+
     def update_status(self) -> None:
+        if self.plinth.parent is not None:
+            self._show_plinth()
         c = self.app.controller
         if c is None:
             return
@@ -317,6 +426,10 @@ class PlayScreen(Screen):
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         heading = f"{_name(prompt.player)}: write {plural(left, 'name')} on the System cards"
         box.add_widget(self._label("text", heading, size=24, bold=True))
+        if prompt.action == "land" and adapters.for_game(self.runner.engine.game).uses_tray:
+            self._free(self.plinth)
+            self._show_plinth()
+            box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
         form = self._names_form = NamesAtOnce(left, view.get("systems") or [], limit=limit)
         box.add_widget(form)
         detail = next((p for p in public if p.action == "add_detail"), None)
@@ -428,6 +541,10 @@ class PlayScreen(Screen):
         else:
             heading = esc(text)
         box.add_widget(self._label("text", heading, size=24, bold=True))
+        if prompt.action == "land" and adapters.for_game(self.runner.engine.game).uses_tray:
+            self._free(self.plinth)
+            self._show_plinth()
+            box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
         roll_only = len(prompt.fields) == 1 and prompt.fields[0].kind == "list"  # "Roll for me" answers it
         for f in prompt.fields:
@@ -519,6 +636,9 @@ class PlayScreen(Screen):
         if not prompt.fields:
             self.submit(prompt)
             return
+        if prompt.action == "heat_fall":  # entered by touch: the same screen, the table sets the count
+            self.open_fall(prompt, None)
+            return
         self.prompt_box.clear_widgets()
         self.inputs = {}
         footer = theme.Gather()
@@ -592,6 +712,9 @@ class PlayScreen(Screen):
         if not prompts:
             return
         prompt = prompts[0]
+        if prompt.action == "heat_fall":
+            self.open_fall(prompt, hint.get("fell"))
+            return
         if getattr(self, "current_prompt", None) is not prompt:
             self._open_optional(prompt)
         known = []
@@ -603,11 +726,37 @@ class PlayScreen(Screen):
                 elif hasattr(widget, "choice") and widget.choice is not None:
                     widget.choice.pick(value, quiet=True)
                 known.append(f"{name} {show(value)}")
-        if hint.get("action") == "heat_fall":
-            self.error.text = f"The tray saw the Heat fall ({hint.get('fell')} dice). Enter the fallen faces."
-        else:
-            self.error.text = "The tray saw the die land" + (f" ({', '.join(known)})" if known else "") + \
-                ": enter the rest by touch."
+        self.error.text = "The tray saw the die land" + (f" ({', '.join(known)})" if known else "") + \
+            ": enter the rest by touch."
+
+    _on_table: dict | None = None
+    fall: Any = None
+    """The fall on screen (``kiosk.ui.fall.FallOverlay``), if the Heat has just come down."""
+
+    def open_fall(self, prompt, fell: int | None) -> None:
+        """The Heat fell: the whole screen turns to it, with the count the tray weighed (``fell``,
+        None when the table enters the fall by touch)."""
+        from .fall import FallOverlay
+
+        if self.fall is not None and not self.fall.result_shown:
+            if fell is not None:
+                self.fall.recount(fell)  # the rest of the same fall, or the count once it settled
+            return
+        if self.fall is not None:
+            self.fall.close()  # the last fall's Curse, read: this is a new fall
+        height = next((f.max for f in prompt.fields if f.name == "faces"), None) or max(fell or 1, 1)
+        land = next((p for p in self.runner.awaiting() if p.action == "land"), None)
+
+        def closed(overlay=None) -> None:
+            if self.fall is overlay:
+                self.fall = None
+
+        overlay = FallOverlay(prompt, fell, height, propose=self.runner.propose,
+                              thrower=land.player if land is not None else None)
+        overlay.on_close = lambda: closed(overlay)
+        overlay.bind(on_dismiss=lambda o: closed(o))
+        self.fall = overlay
+        self.app.show_overlay(overlay)
 
     # -- acting ------------------------------------------------------------------
 
@@ -770,6 +919,15 @@ TURNING_OVER = {"reveal", "verdict", "case", "revelation"}
 """Event kinds that make something secret public: worth stopping the table for."""
 
 
+OWED_MAX = 12
+"""How many reveals may wait behind the open one (see ``PlayScreen._owe_reveal``)."""
+
+
+def _turns_over(events: list) -> bool:
+    """Whether these events make something secret public (a reveal is owed)."""
+    return any(e.kind in TURNING_OVER or "faces" in e.data for e in events if e.kind not in ("locked", "lock"))
+
+
 def reveal_overlay(events: list) -> Reveal | None:
     """The round turning over: one named card per player when the rules say what each
     had locked (``data["faces"]``), otherwise one card per public event. "X has
@@ -784,9 +942,9 @@ def reveal_overlay(events: list) -> Reveal | None:
     after += [e.text for e in shown if e not in turning]
     caption = " ".join(esc(readable(t)) for t in after if t)
     if faced is None:
-        return Reveal("Now everyone knows", [esc(readable(e.text)) for e in turning], caption=caption)
+        return Reveal("Now everyone knows", [esc(readable(e.text)) for e in turning], caption=caption, fades=True)
     faces = {esc(str(who)): esc(readable(str(face))) for who, face in faced.data["faces"].items()}
-    return Reveal("Revealed together", [], faces=faces, caption=caption)
+    return Reveal("Revealed together", [], faces=faces, caption=caption, fades=True)
 
 
 BAR_HEIGHT = 50

@@ -16,9 +16,13 @@ from kiosk.rules import bot
 
 
 def close_overlays(app) -> None:
+    """Close what a table closes: each reveal ("Carry on"), and a fall screen left open
+    (its "Carry on" after the Curse, else "Back")."""
     for _ in range(5):
         if drive.find_all("reveal:close"):
             drive.press("reveal:close")
+        elif getattr(app.play, "fall", None) is not None:
+            drive.press("fall:close" if app.play.fall.result_shown else "prompt:back")
         else:
             return
 
@@ -178,6 +182,9 @@ def answer(app, prompt, data, rng) -> None:
         drive.press("names:detail")  # a detail instead of the names: its own entry, below
     elif prompt.optional:
         drive.press(f"optional:{prompt.action}:{prompt.player}")
+        if prompt.action == "heat_fall":
+            answer_fall(app, data)
+            return
     elif len(public) > 1:
         drive.press(f"act:{public.index(prompt)}")
         if not prompt.fields:
@@ -187,6 +194,24 @@ def answer(app, prompt, data, rng) -> None:
         set_field(f, data[f.name], app.play.inputs)
     if confirm and confirm[0].get_root_window() is not None:
         drive.press(confirm[0])
+
+
+def answer_fall(app, data) -> None:
+    """Enter a fall on the fall screen (kiosk.ui.fall) as a table does: the count, each face,
+    whose throw when asked; then read the Curse and carry on."""
+    fall = app.play.fall
+    while fall.fell != len(data["faces"]):
+        drive.press("fall:more" if fall.fell < len(data["faces"]) else "fall:fewer")
+    for face in data["faces"]:
+        drive.press(f"fall:face={face}")
+    if drive.find_all(f"fall:thrower={data['thrower']}"):
+        drive.press(f"fall:thrower={data['thrower']}")
+    fall.cause = data.get("cause", fall.cause)
+    drive.press("fall:confirm")
+    if drive.find_all("fall:close"):
+        drive.press("fall:close")
+    elif drive.find_all("prompt:back"):  # refused: the reason is on the fall screen; nothing was entered
+        drive.press("prompt:back")
 
 
 def sim_table(app, prompt, rng) -> bool:

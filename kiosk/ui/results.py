@@ -1,0 +1,89 @@
+"""A result for every throw (Hell for Leather, issue 30): the news in large type, for a moment.
+
+When a d10's landing is entered, the play screen shows it over the prompt area:
+the die drawn in its zone's colour with its face, and beside it the zone, the face
+and what it means ("Inside, 7: Merit"), large enough to read from a chair. It
+stays ``RESULT_S`` seconds and then goes; it takes no touch, so the next throw is
+never held up. The log strip keeps the record; this is the news.
+
+Drawing it must not slow the landing it reports (benchmarks/kiosk_latency.py): the
+widget is made once per play screen and its words are rendered once per
+(zone, face, meaning), then reused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.clock import Clock
+from kivy.graphics import Color, Line, RoundedRectangle
+
+from . import art, theme
+
+RESULT_S = {"value": 2.5}
+"""How long a throw's result stays up (wall-clock seconds)."""
+
+MEANING_COLOUR = {"Merit": theme.GOOD, "Boon": theme.ACCENT, "Curse": theme.BAD, "Pass": theme.INK}
+
+
+def landing_of(events: list) -> dict[str, Any] | None:
+    """The d10 a change's events say landed: {"zone", "face", "meaning", "who"}, or None."""
+    for e in events:
+        data = getattr(e, "data", None) or {}
+        if getattr(e, "kind", "") == "die" and "zone" in data and "face" in data:
+            meaning = e.text.rstrip(".").rsplit(": ", 1)[-1] if ": " in e.text else ""
+            return {"zone": data["zone"], "face": data["face"], "meaning": meaning, "who": data.get("thrower")}
+    return None
+
+
+class ThrowResult(art.Drawn):
+    """The last landing, large: a d10 and "Inside, 7" over its meaning, drawn (not laid out)
+    so a landing renders no label: each text is a texture made once (``art.draw_text``).
+    ``show`` puts it up for ``RESULT_S``; it never takes a touch."""
+
+    WHERE_PX, MEANING_PX = 30, 42
+    """Its two lines' sizes at 800x480 (times ``theme.scale()``): read from a chair."""
+
+    def __init__(self, **kw) -> None:
+        kw.setdefault("size_hint", (None, None))
+        self.shown: dict[str, Any] | None = None
+        self.where_text = self.meaning_text = ""
+        super().__init__(**kw)
+        self.opacity = 0
+        self._event = None
+
+    def show(self, landing: dict[str, Any]) -> None:
+        self.shown = landing
+        self.where_text = f"{str(landing['zone']).capitalize()}, {landing['face']}"
+        self.meaning_text = landing["meaning"]
+        self._redraw()
+        self.opacity = 1
+        if self._event is not None:
+            self._event.cancel()
+        self._event = Clock.schedule_once(lambda dt: self.hide(), RESULT_S["value"])
+
+    def hide(self) -> None:
+        self.opacity = 0
+        self.shown = None
+        self._event = None
+
+    def draw(self) -> None:
+        if self.shown is None:
+            return
+        pad = theme.px(10)
+        Color(*theme.RAISED)
+        RoundedRectangle(pos=self.pos, size=self.size, radius=[theme.px(10)])
+        Color(*theme.ACCENT)
+        Line(rounded_rectangle=(self.x, self.y, self.width, self.height, theme.px(10)), width=1.3)
+        s = self.height - 2 * pad
+        art.draw_d10(self.x + pad + s * 0.45, self.top - pad, s * 0.8, s, 0, self.shown["face"],
+                     self.shown["zone"], "")
+        cx = self.x + pad + s + (self.width - s - 2 * pad) / 2
+        room = self.width - s - 3 * pad
+        art.draw_text(self.where_text, cx, self.y + self.height * 0.7, theme.font(self.WHERE_PX), theme.INK,
+                      bold=True, room=room)
+        art.draw_text(self.meaning_text, cx, self.y + self.height * 0.3, theme.font(self.MEANING_PX),
+                      MEANING_COLOUR.get(self.meaning_text, theme.INK), bold=True, room=room)
+
+    def on_touch_down(self, touch) -> bool:
+        return False  # the news never stands between the table and the next throw
