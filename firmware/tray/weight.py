@@ -119,9 +119,10 @@ def calibrate_weighing(codes_by_dice, max_dice=MAX_HEAT):
     mean = _mean(steps)
     if mean <= 0:
         raise ValueError("the plinth did not get heavier as dice went on; check the load cell's wires")
+    typical = _median(steps)
     for k, step in enumerate(steps):
-        if step < 0.5 * mean or step > 1.5 * mean:
-            raise ValueError("die %d weighed %.0f %% of the others; put one die on at a time" % (k + 1, 100 * step / mean))
+        if step < 0.5 * typical or step > 1.5 * typical:
+            raise ValueError("die %d weighed %.0f %% of the others; put one die on at a time" % (k + 1, 100 * step / typical))
     spread = _sd(steps) / mean
     if spread > max_spread(max_dice):
         raise ValueError(TOO_VARIED)
