@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Optional
 
 from firmware.tray.heat import KNOCK_LEVEL, Calibration, HeatTracker
 from firmware.tray.impact import ImpactDetector
+from firmware.tray.weight import WeightTracker, calibrate_weighing
 
 from .config import Config, GeometryConfig
 from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, TrayEvent, Zone, heat_event
@@ -566,12 +567,22 @@ class SimTray(Tray):
     link = "sim"
 
     def __init__(self, config: Config, seed: int = 0, realtime: bool = True, stream_distance: bool = True,
-                 start_dice: int = 2):
+                 start_dice: int = 2, weigh: bool = True):
         super().__init__()
         self.config = config
         period = config.tray.timing_budget_ms / 1000.0
-        self.sim = TableSimulator(config.geometry, seed=seed, sample_period_s=period, start_dice=start_dice)
-        self.tracker = HeatTracker(Calibration(config.geometry.sensor_height_mm, config.geometry.die_size_mm))
+        from .weighing import ScaleDesign  # noqa: PLC0415
+
+        # The kit's tray weighs the Heat (docs/sensing.md); weigh=False is the VL53L0X-only tray.
+        self.sim = TableSimulator(config.geometry, seed=seed, sample_period_s=period, start_dice=start_dice,
+                                  scale=ScaleDesign() if weigh else None)
+        line = Calibration(config.geometry.sensor_height_mm, config.geometry.die_size_mm)
+        self.tracker = HeatTracker(line)
+        self.weight: WeightTracker | None = None
+        if self.sim.scale is not None:  # the set weighed on the bench, die by die
+            chain = self.sim.scale
+            self.weight = WeightTracker(calibrate_weighing([chain.still_codes(k, 40) for k in range(15)]),
+                                        distance=line)
         self.impacts = ImpactDetector(settle_ms=config.tray.settle_ms)
         self.stream_distance = stream_distance
         self._clock0 = time.monotonic()
@@ -593,7 +604,7 @@ class SimTray(Tray):
 
     @property
     def heat(self) -> int | None:
-        return self.tracker.level
+        return self.weight.level if self.weight is not None else self.tracker.level
 
     @property
     def connected(self) -> bool:
@@ -673,10 +684,19 @@ class SimTray(Tray):
             out: list[TrayEvent] = []
             if self.stream_distance:
                 out.append(DistanceSample(shown, t))
-            if sample.piezo >= KNOCK_LEVEL:
-                self.tracker.knock(sample.t)  # the tray's piezo helps tell a fall from a hand
-            for event in self.tracker.feed(mm, sample.t):
-                out.append(heat_event(event, t))
+            if self.weight is not None:  # counted by weight; the VL53L0X sees hands and watches
+                if sample.piezo >= KNOCK_LEVEL:
+                    self.weight.knock(sample.t)
+                for event in self.weight.see(mm, sample.t):
+                    out.append(heat_event(event, t))
+                for tw, code in sample.weights:
+                    for event in self.weight.feed(code, tw):
+                        out.append(heat_event(event, self._clock0 + tw))
+            else:
+                if sample.piezo >= KNOCK_LEVEL:
+                    self.tracker.knock(sample.t)  # the tray's piezo helps tell a fall from a hand
+                for event in self.tracker.feed(mm, sample.t):
+                    out.append(heat_event(event, t))
             for event in self.impacts.feed(sample.piezo, t_ms):
                 if event["type"] == "impact":
                     out.append(ThrowImpact(t, strength=float(event.get("strength", 0.0))))
