@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 from hardware.events import (
     ButtonPressed, ButtonReleased, ButtonStuck, Collapse, DieAdded, DieRemoved, DistanceSample, HardwareEvent,
-    HardwareFault, HeatHeight, LinkDown, LinkUp, ThrowImpact, ThrowSettled,
+    HardwareFault, HeatHeight, HeatMismatch, LinkDown, LinkUp, ThrowImpact, ThrowSettled,
 )
 from kiosk.rules import RuleError
 
@@ -245,6 +245,9 @@ class Controller:
             s.connected, s.link, s.detail, s.down_since = True, event.link, event.detail, None
         elif isinstance(event, HardwareFault):
             self.on_message(f"{event.source}: {event.message}")
+        elif isinstance(event, HeatMismatch):  # the tray's watchman: weight and height disagree
+            self.on_message(f"The Heat weighs {event.weighed} dice but looks {event.seen} high: check for a "
+                            f"stuck plinth, a stray die or a d10 resting on it.")
         if not isinstance(event, (DistanceSample, ThrowImpact)):
             self.last_hardware = type(event).__name__
         self.on_tray(s)
