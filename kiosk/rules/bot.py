@@ -23,7 +23,10 @@ def answer(field: Field, rng: random.Random) -> Any:
         hi = field.max if field.max is not None else lo + 10
         return rng.randint(lo, hi)
     if field.kind == "text":
-        return f"{rng.choice(_WORDS)} {rng.choice(_WORDS)}"
+        first, second = rng.choice(_WORDS), rng.choice(_WORDS)
+        if second == first:  # never "Ivory Ivory": the next word instead (the same draws, so seeds replay alike)
+            second = _WORDS[(_WORDS.index(first) + 1) % len(_WORDS)]
+        return f"{first} {second}"
     lo = field.min or 0
     hi = field.max if field.max is not None else lo + 3
     if field.unique:

@@ -300,6 +300,15 @@ def _side_button(tag: str, text: str, action: Callable[[], None]) -> Big:
     return b
 
 
+def how_many(lo: int, hi: int | None) -> str:
+    """How many to pick, in words: '2', '1 to 3', 'up to 3', 'at least 1' (never '2 to 2')."""
+    if hi is None:
+        return f"at least {lo}"
+    if lo == hi:
+        return str(lo)
+    return f"up to {hi}" if lo == 0 else f"{lo} to {hi}"
+
+
 class ListInput(Input):
     """Pick items one by one; they show as a line of chips. Respects min/max/unique."""
 
@@ -364,9 +373,8 @@ class ListInput(Input):
         self._refresh()
 
     def _refresh(self) -> None:
-        span = f"{self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}"
         chosen = ", ".join(show(v) for v in self.picked) or "nothing yet"
-        self.summary.text = f"Chosen ({len(self.picked)}, needs {span}): [b]{chosen}[/b]"
+        self.summary.text = f"Chosen: [b]{chosen}[/b]. Pick {how_many(self.lo, self.hi)}."
         for b in self.buttons:
             b.disabled = (self.unique and b.value in self.picked) or (self.hi is not None and len(self.picked) >= self.hi)
         self.set(list(self.picked))

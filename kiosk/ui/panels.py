@@ -401,7 +401,9 @@ class PromiseHollowsPanel(GenericPanel):
     def update(self, view, runner=None, tray=None) -> None:
         pot = view.get("pot", 0)
         self.chips.show(pot)
-        self.pot_words.text = f"[b]Pot: {pot} Color[/b]\n[color=9e9a8f]box {view.get('box', '-')}[/color]"
+        box = view.get("box")
+        left = f"\n[color=9e9a8f]{box} left in the box[/color]" if box is not None else ""
+        self.pot_words.text = f"[b]Pot: {pot} Color[/b]{left}"
         top: list[tuple[str, str | None]] = [("Now", phase_words(view.get("phase")))]  # the top bar names the game
         if view.get("case"):
             top.append(("The case", str(view["case"])))
@@ -514,7 +516,9 @@ class EvenOddPanel(GenericPanel):
         lines: list[tuple[str, str | None]] = [(self.title, None)]
         if view.get("case"):
             lines.append(("Case", f"{view['case']} (victim: {view.get('victim')})"))
-        lines.append(("Scene", f"{view.get('scene')}, led by {view.get('lead')}; {phase_words(view.get('phase'))}"))
+        number = view.get("scene") or 0
+        when = f"Scene {number}" if number else "Before the first scene"
+        lines.append((when, f"led by {view.get('lead')}; {phase_words(view.get('phase'))}"))
         papers = view.get("papers") or {}
         suspects = view.get("suspects") or {}
         self.papers.show([(side.capitalize(), str((suspects.get(side) or {}).get("name") or ""), papers.get(side, 0))
@@ -622,7 +626,9 @@ class ClincherPanel(GenericPanel):
         lines: list[tuple[str, str | None]] = []
         if scene:
             lines.append(("Where", str(scene.get("location"))))
-            lines.append(("Lead", f"{scene.get('primary')}, difficulty {scene.get('difficulty') or '-'} token"))
+            difficulty = scene.get("difficulty")
+            lines.append(("Lead", f"{scene.get('primary')}, " + (f"{difficulty} token for the difficulty"
+                                                                  if difficulty else "difficulty not set yet")))
             if scene.get("queue"):
                 lines.append(("Redraws asked", ", ".join(scene["queue"])))
         lines.append(("Deck", f"{plural(view.get('deck_size') or 0, 'card')} left"))

@@ -49,11 +49,16 @@ def _tick_sound(app) -> None:
         sounds.play("tick")
 
 
-def describe(action) -> str:
-    """A short public description of an action, for the undo question."""
-    data = action.model_dump(exclude={"type", "player"})
-    who = action.player or "the table"
-    return f"{who}: {action.type.replace('_', ' ')}" + (f" ({show(data)})" if data else "")
+def describe(action, events, asked: str | None = None) -> str:
+    """What an action did, in the words the log used for it, for the undo question
+    ("Roger's die lands outside the target."), never its code ("land (zone Outside, face 0)").
+    With no public sentence, the question it answered ("Bo's answer to: pick a card")."""
+    told = [e.text for e in events if e.visible_to(None)]
+    if told:
+        text = " ".join(told[:2])
+        return text if len(text) <= 240 else text[:240].rsplit(" ", 1)[0] + "…"
+    who = action.player or "The table"
+    return f"{who}'s answer to: {asked}" if asked else f"{who}'s last move"
 
 
 class RecentLines(BoxLayout):
@@ -641,17 +646,21 @@ class PlayScreen(Screen):
                 "Operator: reopen it", self._ask_reopen))
             return
         last = self.runner.session.log[-1]
-        text = describe(last) if not self._was_secret(last) else f"{last.player}'s locked choice"
+        asked = self._asked(last)
+        text = f"{last.player}'s locked choice" if asked is not None and asked.secret else \
+            describe(last, self.runner.session.caused(), asked.text if asked else None)
         self.app.show_overlay(Confirm(f"Take back the last action?\n{esc(text)}", "Take it back", self.do_undo))
 
-    def _was_secret(self, action) -> bool:
-        # A locked secret is shown only as "X's locked choice", never its value.
+    def _asked(self, action):
+        """The prompt ``action`` answered (a secret one first: a locked secret is shown only
+        as "X's locked choice", never its value), or None."""
         from kiosk.rules import Session
 
         probe = Session(self.runner.engine, self.runner.session.setup)
         for a in self.runner.session.log[:-1]:
             probe.apply(a)
-        return any(p.secret and p.action == action.type and p.player == action.player for p in probe.awaiting())
+        asked = [p for p in probe.awaiting() if p.action == action.type and p.player in (action.player, None)]
+        return next((p for p in asked if p.secret), asked[0] if asked else None)
 
     def do_undo(self) -> None:
         try:

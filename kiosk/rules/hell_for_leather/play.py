@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from ..core import Action, Event, Field, Prompt, RuleError, plural
+from ..core import Action, Event, Field, Prompt, RuleError, change, plural
 from . import finale as fin
 from .actions import (
     AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, DeclareSkill,
@@ -433,7 +433,8 @@ def on_knock(state: GameState, action: TableKnock) -> list[Event]:
         return [Event(f"{action.who} knocked the table again. Rebuild the Heat (no Felonies here).", kind="knock")]
     before = c.felony
     c.felony = min(state.felony_track, c.felony + state.knock_felony)
-    return [Event(f"{action.who} knocked the table again: a Felony. Felony rank {before} -> {c.felony}.",
+    rank = f"rises {change(before, c.felony)}" if c.felony > before else f"stays at {c.felony}, the top of the track"
+    return [Event(f"{action.who} knocked the table again: a Felony. Felony rank {rank}.",
                   kind="felony", data={"player": action.who, "knock": True})]
 
 
