@@ -41,9 +41,10 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
-def possessive(name: str) -> str:
+def possessive(name: object) -> str:
     """'Bo's', 'Iron Widows'': a name's possessive as a reader expects it, never 'Widows's'."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
+    text = str(name)
+    return f"{text}'" if text.endswith("s") else f"{text}'s"
 
 
 def change(before: object, after: object) -> str:

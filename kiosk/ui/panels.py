@@ -19,7 +19,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup as esc
 
-from kiosk.rules.core import plural
+from kiosk.rules.core import plural, possessive
 
 from . import art, theme
 from .fields import show
@@ -221,11 +221,6 @@ def suits_text(up: str | None) -> str:
 def suits_markup(up: str | None) -> str:
     """Up suits as symbols with their names: '♠ spades, ♥ hearts'."""
     return ", ".join(f"{art.suit_markup(ch)} {SUITS.get(ch, esc(ch))}" for ch in (up or "")) or "none yet"
-
-
-def possessive(name: str) -> str:
-    """"Jason's", but "Hell's Outriders'" for a name that ends in s."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 def dice_count(n: int) -> str:

@@ -168,3 +168,13 @@ def test_every_sentence_of_a_random_game_reads_as_plain_words(app, game):
             found.setdefault(slip, []).extend(where)
     report = [f"{s}  (first at {w[0]}, {len(w)} times)" for s, w in sorted(found.items())]
     assert not report, f"{game}:\n" + "\n".join(report)
+
+
+def test_a_team_whose_name_ends_in_s_owns_its_heat_in_plain_words():
+    """The log said "Iron Widows's Heat 2 -> 3 (Risk); status Quiet." (a team name from kiosk.names)."""
+    from kiosk.rules.hell_for_leather.common import change_heat
+    from kiosk.rules.hell_for_leather.models import Team
+
+    team = Team(name="Iron Widows", members=["Ann", "Bo"], heat=2)
+    text = change_heat(team, 1, "Risk").text
+    assert text.startswith("Iron Widows' Heat rises from 2 to 3") and not slips(text), text

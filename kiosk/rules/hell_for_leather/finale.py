@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import Action, Event, Field, Prompt, RuleError, change, plural
+from ..core import Action, Event, Field, Prompt, RuleError, change, plural, possessive
 from .actions import Entrance, Epilogue, Intent, Reward, TakeCup
 from .charts import (
     CURSE, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP, drive_dice, drive_name,
@@ -275,7 +275,7 @@ def finale_count(state: GameState) -> list[Event]:
     state.conflict = None
     if side.vp <= other.vp:
         return events + finale_death(state, c.narrator, "not enough VP")
-    events.append(Event(f"{c.narrator}'s narration stands.", kind="narration"))
+    events.append(Event(f"{possessive(c.narrator)} narration stands.", kind="narration"))
     f.turn += 1
     f.active = 1 - f.active
     nxt = f.sides[f.active]
@@ -295,7 +295,7 @@ def finale_count(state: GameState) -> list[Event]:
 
 def finale_fall(state: GameState, player: str) -> list[Event]:
     state.conflict = None
-    return [Event(f"The Heat falls on {player}'s turn.", kind="heat")] + finale_death(state, player, "the Heat fell")
+    return [Event(f"The Heat falls on {possessive(player)} turn.", kind="heat")] + finale_death(state, player, "the Heat fell")
 
 
 def finale_death(state: GameState, player: str, why: str) -> list[Event]:

@@ -69,7 +69,7 @@ def buy_revelation(state: HollowsState, a: A.BuyRevelation, rng: random.Random) 
     price = target.die
     if buyer.color < price:
         raise RuleError("a revelation costs Color equal to the target's Private Die",
-                        f"{sc.closer} has {buyer.color} Color; {a.target}'s secret costs {price}")
+                        f"{sc.closer} has {buyer.color} Color; {possessive(a.target)} secret costs {price}")
     buyer.color -= price
     state.discard += price
     was = target.die
