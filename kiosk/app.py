@@ -778,7 +778,7 @@ def make_app_class():
             bar = self.play.bar
             for old in [b for b in bar.children if getattr(b, "tag", "") == "bar:phones"]:
                 bar.remove_widget(old)
-            b = Big("Phones", kind="quiet", size=14, size_hint_x=0.09)
+            b = Big("Phones", kind="quiet", size=theme.READ, size_hint_x=0.09)
             b.tag = "bar:phones"
             b.bind(on_release=lambda *_: self.open_join())
             rules = next(w for w in bar.children if getattr(w, "tag", "") == "bar:rules")

@@ -245,7 +245,7 @@ def write_sheet(sheet: Path, shots: list[Path], sizes: list[str], width: int = 4
              "(under a virtual screen, simulated table, random legal moves; images are small JPEG copies).",
              "800x480 is the original 7\" display; 1280x720 the Touch Display 2 turned sideways and most HDMI",
              "panels: text is drawn 1.5 times bigger there (the same size on the same 7\" glass) and the wider",
-             "shape goes to the status panel and a third line of the log strip. See docs/kiosk.md.", ""]
+             "shape goes to the status panel. See docs/kiosk.md.", ""]
 
     def table(rows, key) -> None:
         lines.append("| Screen | " + " | ".join(sizes) + " |")

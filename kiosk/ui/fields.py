@@ -136,6 +136,7 @@ def show(value: Any) -> str:
 
 def choice_button(name: str, value: Any, **kw) -> Big:
     tag = f"{name}={value!r}"
+    kw.setdefault("size", theme.READ)
     if isinstance(value, str) and mark_for(value):
         button = MarkedButton(value, **kw)
     else:
@@ -158,9 +159,9 @@ class Input(BoxLayout):
         self.on_change = on_change or (lambda v: None)
         self.bind(minimum_height=self.setter("height"))
         if label:
-            self.add_widget(Text(label, size=15, color=theme.DIM))
+            self.add_widget(Text(label, size=theme.READ, color=theme.DIM))
         if help:
-            self.add_widget(Text(esc(help), size=13, color=theme.DIM, italic=True))
+            self.add_widget(Text(esc(help), size=theme.LEAST + 2, color=theme.DIM, italic=True))
 
     def set(self, value: Any) -> None:
         self.value = value
@@ -294,7 +295,7 @@ class TextField(Input):
 
 def _side_button(tag: str, text: str, action: Callable[[], None]) -> Big:
     """A small button beside a text box ("New one", "Skip")."""
-    b = Big(text, kind="quiet", size=15, size_hint_x=None, width=px(104))
+    b = Big(text, kind="quiet", size=18, size_hint_x=None, width=px(104))
     b.tag = tag
     b.bind(on_release=lambda *_: action())
     return b
@@ -316,7 +317,7 @@ class ListInput(Input):
         super().__init__(name, label, **kw)
         self.lo, self.hi, self.unique = lo or 0, hi, unique
         self.picked: list[Any] = []
-        self.summary = Text("", size=17)
+        self.summary = Text("", size=theme.READ)
         self.add_widget(self.summary)
         grid = GridLayout(cols=3 if len(choices) > 4 else 2, spacing=px(6), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))

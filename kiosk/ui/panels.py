@@ -380,7 +380,7 @@ class PromiseHollowsPanel(GenericPanel):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.chips = art.Chips(size_hint_x=0.45)
-        self.pot_words = Text("", size=20, fit=False)
+        self.pot_words = Text("", size=theme.READ, fit=False)
         self.pot = _row(64, self.chips, self.pot_words)
         self.top_lines = GenericPanel()
         self.people = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(2))
@@ -398,7 +398,7 @@ class PromiseHollowsPanel(GenericPanel):
         self.chips.show(pot)
         box = view.get("box")
         left = f"\n[color=9e9a8f]{box} left in the box[/color]" if box is not None else ""
-        self.pot_words.text = f"[b]Pot: {pot} Color[/b]{left}"
+        self.pot_words.text = f"[b][size={int(theme.font(theme.HEADLINE))}]Pot: {pot}[/size] Color[/b]{left}"
         top: list[tuple[str, str | None]] = [("Now", phase_words(view.get("phase")))]  # the top bar names the game
         if view.get("case"):
             top.append(("The case", str(view["case"])))
@@ -611,12 +611,18 @@ class ClincherPanel(GenericPanel):
 
     def update(self, view, runner=None, tray=None) -> None:
         scene = view.get("scene") or {}
-        active = scene.get("active")
-        self.card.show_card(active)
-        head = f"[b]Scene {scene.get('number')}[/b], {esc(phase_words(view.get('phase')))}\n" if scene else ""
-        card = f"[b]{esc(card_text(active))}[/b]" if active else "No card drawn yet"
-        up = f"\n[b]Up suits:[/b] {suits_markup(scene.get('up_suits'))}" if scene else ""
-        self.card_words.text = head + card + up
+        last = (view.get("finished") or [{}])[-1]
+        if scene or not last.get("clincher"):
+            active = scene.get("active")
+            self.card.show_card(active)
+            head = f"[b]Scene {scene.get('number')}[/b], {esc(phase_words(view.get('phase')))}\n" if scene else ""
+            card = f"[b]{esc(card_text(active))}[/b]" if active else "No card drawn yet"
+            up = f"\n[b]Up suits:[/b] {suits_markup(scene.get('up_suits'))}" if scene else ""
+            self.card_words.text = head + card + up
+        else:  # between scenes and after the last one: the clincher that decided the last scene
+            self.card.show_card(last["clincher"])
+            self.card_words.text = (f"[b]Scene {last.get('number')}[/b] ended\n"
+                                    f"{esc(str(last.get('result')))}: {card_markup(last['clincher'])}")
         self._show_tokens(view.get("tokens") or {})
         lines: list[tuple[str, str | None]] = []
         if scene:

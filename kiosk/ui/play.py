@@ -129,12 +129,12 @@ class PlayScreen(Screen):
         # top bar: the game's name and the tray's state share what the buttons leave
         bar = BoxLayout(size_hint_y=None, height=px(BAR_HEIGHT), spacing=px(6))
         self.title = Text("", size=20, bold=True, color=theme.ACCENT, fit=False, size_hint_x=0.6)
-        self.status = Text("", size=14, color=theme.DIM, fit=False, size_hint_x=0.4)
+        self.status = Text("", size=theme.LEAST, color=theme.DIM, fit=False, size_hint_x=0.4)
         bar.add_widget(self.title)
         bar.add_widget(self.status)
         for text, tag, handler in [("Rules", "rules", self.open_rules), ("Secrets", "secrets", self.ask_whose_secrets),
                                    ("Undo", "undo", self.ask_undo), ("Menu", "menu", self.open_menu)]:
-            b = Big(text, kind="quiet", size=16, height=px(BAR_HEIGHT))
+            b = Big(text, kind="quiet", size=theme.READ, height=px(BAR_HEIGHT))
             b.tag = f"bar:{tag}"
             b.bind(on_release=lambda *_, h=handler: h())
             bar.add_widget(b)
@@ -144,7 +144,7 @@ class PlayScreen(Screen):
         self.bar = bar
         # tray banner (only while the tray is away)
         self.banner = Filled(size_hint_y=None, height=0, bg=theme.BAD, padding=(px(8), 0))
-        self.banner_text = Text("", size=16, bold=True, fit=False)
+        self.banner_text = Text("", size=theme.READ, bold=True, fit=False)
         self.banner.add_widget(self.banner_text)
         root.add_widget(self.banner)
         # body
@@ -165,12 +165,12 @@ class PlayScreen(Screen):
         # scrolling part, so a long list of options never pushes them below the fold.
         self.footer = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
         right.add_widget(self.footer)
-        self.error = Text("", size=18, color=(1, 0.55, 0.5, 1))  # refusals and tray hints: read at the table
+        self.error = Text("", size=theme.READ, color=(1, 0.55, 0.5, 1))  # refusals and tray hints: read at the table
         right.add_widget(self.error)
         body.add_widget(right)
         root.add_widget(body)
         # what just happened
-        self.recent = RecentLines(size=16, rows=3 if theme.wide() else 2)
+        self.recent = RecentLines(size=theme.READ, rows=2)  # two lines at 20 px: the record, not the news
         root.add_widget(self.recent)
         self.add_widget(root)
 
@@ -191,7 +191,7 @@ class PlayScreen(Screen):
         self.runner = runner
         runner.listeners.append(self._on_change)
         self.title.text = esc(runner.engine.title)
-        self.title.font_size = theme.font(20 if len(runner.engine.title) <= 18 else 16)  # one line at 800 px
+        self.title.font_size = theme.font(theme.READ)  # a long name takes two lines
         panels = self.__dict__.setdefault("_panels", {})  # one panel per game, reused from game to game
         if runner.engine.game not in panels:
             panels[runner.engine.game] = SafePanel(runner.engine.game)
@@ -321,12 +321,12 @@ class PlayScreen(Screen):
         view = self.runner.session.view(None, awaiting=False)
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         heading = f"{_name(prompt.player)}: write {plural(left, 'name')} on the System cards"
-        box.add_widget(self._label("text", heading, size=24, bold=True))
+        box.add_widget(self._label("text", heading, size=theme.HEADLINE, bold=True))
         form = self._names_form = NamesAtOnce(left, view.get("systems") or [], limit=limit)
         box.add_widget(form)
         detail = next((p for p in public if p.action == "add_detail"), None)
         if detail is not None:
-            other = self._button("names:detail", "Or tell the town something about a name", kind="quiet", size=18)
+            other = self._button("names:detail", "Or tell the town something about a name", kind="quiet", size=theme.READ)
             other.handler = lambda p=detail: self._open_optional(p)
             box.add_widget(other)
         ok = self._button("names:confirm", "Write this name" if left == 1 else f"Write these {left} names",
@@ -341,7 +341,7 @@ class PlayScreen(Screen):
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         of = len(view.get("players") or [])
         box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
-                                   size=24, bold=True))
+                                   size=theme.HEADLINE, bold=True))
         self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
         box.add_widget(self._names_form)
         ok = self._button("names:confirm", "Name this System" if left == 1 else f"Name these {left} Systems",
@@ -369,7 +369,7 @@ class PlayScreen(Screen):
 
     def _draw_optional(self, box, optional, several: bool) -> None:
         """Things that may be done now, under the main question, in a smaller voice."""
-        box.add_widget(self._label("optional:title", "Also possible now:", size=16, color=theme.DIM))
+        box.add_widget(self._label("optional:title", "Also possible now:", size=theme.READ, color=theme.DIM))
         self._draw_offers(box, "optional", optional, several, kind="quiet",
                           tag=lambda i, p: f"optional:{p.action}:{p.player}", act=self._open_optional)
 
@@ -378,9 +378,9 @@ class PlayScreen(Screen):
         players = {p.player for p in public}
         if len(players) == 1:
             who = next(iter(players)) or "The table"
-            box.add_widget(self._label("menu", f"{_name(who)}, choose what to do:", size=24))
+            box.add_widget(self._label("menu", f"{_name(who)}, choose what to do:", size=theme.HEADLINE))
         else:
-            box.add_widget(self._label("menu", "Choose what happens next:", size=24))
+            box.add_widget(self._label("menu", "Choose what happens next:", size=theme.HEADLINE))
         self._draw_offers(box, "menu", public, several, kind="normal",
                           tag=lambda i, p: f"act:{i}", act=self._choose)
 
@@ -407,7 +407,7 @@ class PlayScreen(Screen):
             grid.cols = (4 if theme.wide() else 3) if names and len(offers) > 2 else 2
             buttons = []
             for p, text in offers:
-                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=18)
+                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=theme.READ)
                 if not getattr(b, "grows", False):
                     b.grows = True
                     b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
@@ -432,7 +432,7 @@ class PlayScreen(Screen):
             heading = f"{_name(prompt.player)}: {esc(_without_name(text, prompt.player))}"
         else:
             heading = esc(text)
-        box.add_widget(self._label("text", heading, size=24, bold=True))
+        box.add_widget(self._label("text", heading, size=theme.HEADLINE, bold=True))
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
         roll_only = len(prompt.fields) == 1 and prompt.fields[0].kind == "list"  # "Roll for me" answers it
         for f in prompt.fields:
@@ -560,7 +560,7 @@ class PlayScreen(Screen):
                 self._free(grid)
             buttons = []
             for p in waiting:
-                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=18)
+                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=theme.READ)
                 if not getattr(b, "grows", False):
                     b.grows = True
                     b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
@@ -579,7 +579,7 @@ class PlayScreen(Screen):
             how = "Or tap your name, then hold Gray on your pad to answer on screen."
         else:  # nothing here is a pad press: a hold alone opens the sheet (Controller.on_sheet_hold)
             how = "Hold Gray on your pad for a second to answer on screen (or tap your name first)."
-        box.add_widget(self._label("lock:help", f"{esc(pads)} {how}" if pads else how, size=16, color=theme.DIM))
+        box.add_widget(self._label("lock:help", f"{esc(pads)} {how}" if pads else how, size=theme.READ, color=theme.DIM))
 
     def _draw_outcome(self, box, footer) -> None:
         box.add_widget(Text("Game over", size=28, bold=True, color=theme.ACCENT, halign="center"))

@@ -64,7 +64,7 @@ def scale() -> float:
 
 def wide() -> bool:
     """A 16:9 screen (1280x720): wider than the 5:3 design, so the play screen gives the
-    extra width to the status panel and the log strip shows three lines, not two."""
+    extra width to the status panel."""
     w, h = Window.size
     return w / max(1, h) > 1.7
 
@@ -79,6 +79,15 @@ def font(n: float = 18) -> float:
 
 
 TOUCH = 56
+
+
+HEADLINE = 28
+"""Whose turn, what to do, the last result, the Heat and the pot: read from a chair 80-100 cm
+from the 7" panel, ISO 9241-3's 16 arcmin is about 28 px at 800x480 (issue 30)."""
+READ = 20
+"""Everything else read during play."""
+LEAST = 16
+"""Nothing a player must read is smaller (host-only words, such as the tray's link, may be this size)."""
 
 
 def font_px_line(size: float) -> float:
