@@ -294,8 +294,10 @@ class TextField(Input):
 
 
 def _side_button(tag: str, text: str, action: Callable[[], None]) -> Big:
-    """A small button beside a text box ("New one", "Skip")."""
+    """A small button beside a text box ("New one", "Skip"): as wide as its name, never cut
+    (at a fixed 104 px the last letter of "New one" was cut off)."""
     b = Big(text, kind="quiet", size=18, size_hint_x=None, width=px(104))
+    theme.fit_width(b, pad=10)
     b.tag = tag
     b.bind(on_release=lambda *_: action())
     return b

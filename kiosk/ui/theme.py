@@ -521,6 +521,15 @@ def spacer(height: float = 8) -> Widget:
 BAR = (0.7, 0.7, 0.7, 0.45)  # a scroll bar, always this colour: visible before anyone scrolls
 
 
+def _buttons_in(widget):
+    """Every button inside ``widget`` (not itself), depth first."""
+    for child in widget.children:
+        if isinstance(child, Button):
+            yield child
+        else:
+            yield from _buttons_in(child)
+
+
 class Scroll(ScrollView):
     """A vertical scroll area with a bar of ``bar`` px (at scale 1).
 
@@ -538,6 +547,11 @@ class Scroll(ScrollView):
       busy for 0.6 s with nothing new to show. The bar here keeps one colour
       (``BAR``), which also tells players there is more to see before they
       touch it.
+
+    And one for the table: it never shows part of a button. A button the
+    view's edge would cut (the face buttons under a tray hint, an "Also possible
+    now" row) is left out of the clip whole, so the row reads as "more below"
+    and nobody presses the half they see; a touch there scrolls, never presses.
     """
 
     def __init__(self, bar: float = 6, **kw) -> None:
@@ -568,9 +582,41 @@ class Scroll(ScrollView):
             after.remove(instruction)  # a Rectangle takes its BindTexture with it
         after.insert(first, ScissorPop())
 
+    def shown_rect(self) -> tuple[float, float, float, float]:
+        """What the view shows, in window pixels (x0, y0, x1, y1): its own box, less the
+        buttons its top or bottom edge would cut in two (see the class's docstring)."""
+        x0, y0 = self.to_window(self.x, self.y)
+        x1, y1 = x0 + self.width, y0 + self.height
+        content = self.children[0] if self.children else None
+        key = (x0, y0, self.width, self.height, self.scroll_y, content.height if content else 0,
+               len(content.children) if content else 0)
+        if getattr(self, "_shown_for", None) == key:
+            return self._shown
+        bottom, top = y0, y1
+        if content is not None and content.height > self.height:
+            for w in _buttons_in(content):
+                if w.height >= self.height or w.width < 2:
+                    continue
+                _, b = w.to_window(w.x, w.y)
+                t = b + w.height
+                if b < y0 - 1 and t > y0 + 1:  # cut by the bottom edge
+                    bottom = max(bottom, min(t, y1))
+                if b < y1 - 1 and t > y1 + 1:  # cut by the top edge
+                    top = min(top, max(b, y0))
+        self._shown_for, self._shown = key, (x0, bottom, x1, max(bottom, top))
+        return self._shown
+
+    def simulate_touch_down(self, touch):
+        """A touch on the band left out of the clip scrolls the view but presses nothing under it."""
+        x0, y0, x1, y1 = self.shown_rect()
+        _, wy = self.to_window(*touch.pos)
+        if not y0 <= wy <= y1:
+            return False
+        return super().simulate_touch_down(touch)
+
     def _place_clip(self, *_) -> None:
-        x, y = self.to_window(self.x, self.y)
-        box = (int(round(x)), int(round(y)), int(round(self.width)), int(round(self.height)))
+        x0, y0, x1, y1 = self.shown_rect()
+        box = (int(round(x0)), int(round(y0)), int(round(x1 - x0)), int(round(y1 - y0)))
         clip = self._clip
         if (clip.x, clip.y, clip.width, clip.height) != box:
             clip.x, clip.y, clip.width, clip.height = box
