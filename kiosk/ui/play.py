@@ -30,7 +30,7 @@ from kivy.utils import escape_markup as esc
 
 from kiosk import adapters
 from kiosk.rules import RuleError
-from kiosk.rules.core import plural
+from kiosk.rules.core import plural, possessive
 
 from . import theme
 from .fields import for_field, readable, show
@@ -143,8 +143,8 @@ class PlayScreen(Screen):
         root.add_widget(bar)
         self.bar = bar
         # tray banner (only while the tray is away)
-        self.banner = Filled(size_hint_y=None, height=0, bg=theme.BAD, padding=(px(8), 0))
-        self.banner_text = Text("", size=theme.READ, bold=True, fit=False)
+        self.banner = Filled(size_hint_y=None, height=0, bg=theme.WARN, padding=(px(8), 0))  # news, not a refusal
+        self.banner_text = Text("", size=theme.READ, bold=True, fit=False, color=theme.BG)
         self.banner.add_widget(self.banner_text)
         root.add_widget(self.banner)
         # body
@@ -165,8 +165,10 @@ class PlayScreen(Screen):
         # scrolling part, so a long list of options never pushes them below the fold.
         self.footer = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
         right.add_widget(self.footer)
-        self.error = Text("", size=theme.READ, color=(1, 0.55, 0.5, 1))  # refusals and tray hints: read at the table
+        self.error = Text("", size=theme.READ, color=theme.REFUSAL)  # refusals only: red means "not allowed"
         right.add_widget(self.error)
+        self.notice = Text("", size=theme.READ, color=theme.NOTICE, italic=True)  # events told to the table
+        right.add_widget(self.notice)
         body.add_widget(right)
         root.add_widget(body)
         # what just happened
@@ -203,7 +205,7 @@ class PlayScreen(Screen):
         self.refresh()
 
     def _on_change(self, change) -> None:
-        self.error.text = ""
+        self.error.text = self.notice.text = ""
         self.refresh()
         try:
             overlay = reveal_overlay(change.reveal) if change.reveal is not None else None
@@ -609,9 +611,9 @@ class PlayScreen(Screen):
                     widget.choice.pick(value, quiet=True)
                 known.append(f"{name} {show(value)}")
         if hint.get("action") == "heat_fall":
-            self.error.text = f"The tray saw the Heat fall ({hint.get('fell')} dice). Enter the fallen faces."
+            self.notice.text = f"The tray saw the Heat fall ({hint.get('fell')} dice). Enter the fallen faces."
         else:
-            self.error.text = "The tray saw the die land" + (f" ({', '.join(known)})" if known else "") + \
+            self.notice.text = "The tray saw the die land" + (f" ({', '.join(known)})" if known else "") + \
                 ": enter the rest by touch."
 
     # -- acting ------------------------------------------------------------------
@@ -677,7 +679,7 @@ class PlayScreen(Screen):
             return
         runner.undo(operator=True)
         self.app.show_screen("play")
-        self.error.text = "The operator reopened the round: everyone in it chooses again."
+        self.notice.text = "The operator reopened the round: everyone in it chooses again."
 
     def ask_private(self, player: str, prompt=None) -> None:
         """Open ``player``'s private sheet (and ``prompt``, a secret choice of theirs) only
@@ -693,7 +695,7 @@ class PlayScreen(Screen):
                 return
             self.app.show_screen("play")
             self.open_private(player, prompt)
-            self.error.text = esc(f"{player}'s sheet was opened{how}.")
+            self.notice.text = esc(f"{possessive(player)} sheet was opened{how}.")
 
         if controller is not None and controller.has_pad(seat):
             from .overlays import HoldToOpen
@@ -714,7 +716,7 @@ class PlayScreen(Screen):
         if prompt is None:
             return
         self.open_private(player, prompt)
-        self.error.text = esc(f"{player}'s sheet was opened.")
+        self.notice.text = esc(f"{possessive(player)} sheet was opened.")
 
     def open_private(self, player: str, prompt=None) -> None:
         lines, mine = self._sheet(player)

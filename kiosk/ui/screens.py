@@ -523,7 +523,7 @@ class OperatorScreen(Screen):
 
     def _said(self, problem: str | None) -> str | None:
         if problem:
-            self.app.message(problem)
+            self.app.message(problem, refused=True)
         return problem
 
     def reopen(self) -> None:

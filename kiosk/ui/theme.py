@@ -37,6 +37,10 @@ ACCENT = (0.86, 0.68, 0.28, 1)  # brass
 GOOD = (0.30, 0.66, 0.38, 1)
 WARN = (0.90, 0.62, 0.18, 1)
 BAD = (0.80, 0.24, 0.22, 1)
+REFUSAL = (1, 0.55, 0.5, 1)
+"""Red text means one thing: the rules (or a form) refused what was just tried."""
+NOTICE = (0.55, 0.78, 0.95, 1)
+"""Something that happened, told to the table (a sheet opened, what the tray saw): never red."""
 
 # Named values that have a colour on the table: (fill, text colour, shape, label).
 MARKS = {
