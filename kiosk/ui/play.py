@@ -584,11 +584,23 @@ class PlayScreen(Screen):
         box.add_widget(self._label("lock:help", f"{esc(pads)} {how}" if pads else how, size=theme.READ, color=theme.DIM))
 
     def _draw_outcome(self, box, footer) -> None:
-        box.add_widget(Text("Game over", size=28, bold=True, color=theme.ACCENT, halign="center"))
-        box.add_widget(Text(esc(readable(self.runner.outcome)), size=21, halign="center"))
-        for text, tag, handler in [("Save the log", "export", self.app.export_current),
+        """Who won and how, the story's highlights, a few numbers, and what to do next
+        (kiosk.ui.screens.game_over_story has the words)."""
+        from .screens import game_over_story
+
+        ending, highlights, numbers = game_over_story(self.runner)
+        box.add_widget(Text("Game over", size=theme.HEADLINE, bold=True, color=theme.ACCENT, halign="center"))
+        box.add_widget(Text(esc(ending), size=theme.READ + 2, halign="center"))
+        if highlights:
+            box.add_widget(Text("[b]The story's big moments[/b]", size=theme.READ, color=theme.ACCENT))
+            for line in highlights:
+                box.add_widget(Text(esc(line), size=theme.READ))
+        box.add_widget(Text(esc(numbers), size=theme.READ, color=theme.DIM))
+        game = self.runner.engine.game
+        for text, tag, handler in [("Play again", "again", lambda: self.app.open_setup(game)),
+                                   ("Save the log", "export", self.app.export_current),
                                    ("Home", "home", self.app.go_home)]:
-            b = Big(text, kind="accent" if tag == "home" else "normal", size=20)
+            b = Big(text, kind="accent" if tag == "again" else "normal", size=theme.READ)
             b.tag = f"over:{tag}"
             b.bind(on_release=lambda *_, h=handler: h())
             footer.add_widget(b)
