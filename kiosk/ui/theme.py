@@ -564,6 +564,9 @@ class Scroll(ScrollView):
         kw.setdefault("bar_inactive_color", kw["bar_color"])
         super().__init__(bar_width=px(bar), **kw)
         self._clip_with_scissor()
+        with self.canvas.after:  # after the clip: "More below" written in the band left out of it
+            self._more_colour = Color(*DIM[:3], 0)
+            self._more = Rectangle(size=(0, 0))
 
     def _clip_with_scissor(self) -> None:
         """Clip with a scissor box instead of Kivy's stencil mask.
@@ -618,8 +621,27 @@ class Scroll(ScrollView):
             return False
         return super().simulate_touch_down(touch)
 
+    def _show_more(self, band: float, wx: float, wy: float) -> None:
+        """Write "More below" in a band of ``band`` px left out of the clip at the view's foot."""
+        from kivy.core.text import Label as CoreLabel
+
+        texture = getattr(self, "_more_texture", None)
+        if texture is None:
+            core = CoreLabel(text="More below: scroll", font_size=font(LEAST), italic=True)
+            core.refresh()
+            texture = self._more_texture = core.texture
+        shown = band >= texture.height + 2
+        self._more_colour.a = 1 if shown else 0
+        if shown:
+            w, h = texture.size
+            self._more.texture = texture
+            self._more.size = (w, h)
+            self._more.pos = (int(self.x + (self.width - w) / 2), int(self.y + (band - h) / 2))
+
     def _place_clip(self, *_) -> None:
         x0, y0, x1, y1 = self.shown_rect()
+        wx, wy = self.to_window(self.x, self.y)
+        self._show_more(y0 - wy, wx, wy)
         box = (int(round(x0)), int(round(y0)), int(round(x1 - x0)), int(round(y1 - y0)))
         clip = self._clip
         if (clip.x, clip.y, clip.width, clip.height) != box:
