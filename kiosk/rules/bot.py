@@ -24,9 +24,8 @@ def answer(field: Field, rng: random.Random) -> Any:
         return rng.randint(lo, hi)
     if field.kind == "text":
         first, second = rng.choice(_WORDS), rng.choice(_WORDS)
-        if second == first:  # never "Ivory Ivory": the next word instead (the same draws, so seeds replay alike)
-            second = _WORDS[(_WORDS.index(first) + 1) % len(_WORDS)]
-        return f"{first} {second}"
+        # never "Ivory Ivory" on a screen: one word instead (the same draws, so seeds replay alike)
+        return first if second == first else f"{first} {second}"
     lo = field.min or 0
     hi = field.max if field.max is not None else lo + 3
     if field.unique:
