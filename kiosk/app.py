@@ -657,7 +657,7 @@ def make_app_class():
             try:
                 self._attach(runner_class().resume(self.store, sid))
             except Exception as err:  # noqa: BLE001 - an unreadable log: say so, keep the kiosk up
-                self.message(f"Cannot resume session {sid}: {err}")
+                self.message(f"Cannot resume session {sid}: {err}", refused=True)
 
         def open_scenarios(self) -> None:
             """Designer mode's "Start from a scenario" (kiosk.ui.scenarios)."""
@@ -759,7 +759,7 @@ def make_app_class():
             log.error("%s", err)
             for overlay in list(self.overlays):
                 overlay.dismiss()
-            self.message(f"{err}. It was taken back: check the storage, then play it again.")
+            self.message(f"{err}. It was taken back: check the storage, then play it again.", refused=True)
             return True
 
         # -- phones (kiosk.phones, docs/phones.md) ---------------------------------------
@@ -819,7 +819,7 @@ def make_app_class():
         def set_phones(self, on: bool) -> None:
             problem = self.change_setting("phones", on)
             if problem:
-                self.message(problem)
+                self.message(problem, refused=True)
                 return
             if on:
                 self._open_phones()
@@ -840,7 +840,7 @@ def make_app_class():
             bar = self.play.bar
             for old in [b for b in bar.children if getattr(b, "tag", "") == "bar:phones"]:
                 bar.remove_widget(old)
-            b = Big("Phones", kind="quiet", size=14, size_hint_x=0.09)
+            b = Big("Phones", kind="quiet", size=theme.READ, size_hint_x=0.09)
             b.tag = "bar:phones"
             b.bind(on_release=lambda *_: self.open_join())
             rules = next(w for w in bar.children if getattr(w, "tag", "") == "bar:rules")
@@ -859,9 +859,11 @@ def make_app_class():
                 self.overlays.remove(overlay)
             theme.screen_changed()  # what is under it is in reach again
 
-        def message(self, text: str) -> None:
+        def message(self, text: str, refused: bool = False) -> None:
+            """Tell the table ``text``: on the play screen in red if something was ``refused``
+            (or failed), else in the notice style; elsewhere as a toast."""
             if self.sm.current == "play":
-                self.play.error.text = esc(text)
+                (self.play.error if refused else self.play.notice).text = esc(text)
                 return
             self.toast_text.text = esc(text)
             self.toast.height, self.toast.opacity = px(44), 1
@@ -914,7 +916,7 @@ def make_app_class():
                     problem = "Not changed: choose a PIN other than the one the kiosk ships with." \
                         if pin == DEFAULT_PIN else self.change_setting("operator_pin", pin)
                     if problem:
-                        self.message(problem)
+                        self.message(problem, refused=True)
                         return
                     on_ok()
 
@@ -1123,7 +1125,7 @@ def make_app_class():
             try:
                 fn()
             except ValueError as err:
-                self.message(f"Simulated tray: {err}.")
+                self.message(f"Simulated tray: {err}.", refused=True)
                 return
             if not self.realtime_sim and hasattr(self.sim_tray, "step"):
                 self.sim_tray.step(60)
