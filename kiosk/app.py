@@ -1073,7 +1073,20 @@ def data_folder_problem(data: str | None) -> str | None:
         return f"{named}: cannot make the folder, {existing} is a file"
     if not os.access(existing, os.W_OK | os.X_OK):
         return f"{named}: {existing} is not writable"
-    return None
+    return _cannot_create_in(existing, named)
+
+
+def _cannot_create_in(folder: Path, named: str) -> str | None:
+    """Try to make a file in ``folder`` that never gets a name (Linux's O_TMPFILE, where the
+    file system has it): ``os.access`` says yes to root everywhere, /proc and read-only
+    mounts included, so only a real try tells. Nothing is left behind, not even a new mtime."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as err:
+        return f"{named}: cannot create files in {folder} ({err.strerror or err})"
 
 
 def config_problem(path: str | None) -> str | None:
@@ -1110,13 +1123,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure(SIZES[args.size], fullscreen=args.fullscreen, rotation=args.rotation)
     app_class = make_app_class()
-    app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
     try:
+        app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
         app.run()  # the configuration is read just after the first frame
-    except Exception as err:  # a bad config stops start-up with its message, not a traceback
+    except Exception as err:  # a bad config or a store that cannot be made: its message, not a traceback
         from hardware.config import ConfigError
+        from kiosk.store import StoreError
 
-        if isinstance(err, ConfigError):
+        if isinstance(err, (ConfigError, StoreError)):
             print(f"table-noir: {err}", file=sys.stderr)
             return 2
         raise
