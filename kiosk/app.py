@@ -172,6 +172,10 @@ def make_app_class():
             # Sound cues (kiosk.sound): the settings are read at each cue, so the operator's changes apply at once.
             self.sounds = Sounds(lambda: self.config_hw.kiosk, KivyPlayer(Path(data_dir) / "cues" if data_dir else None))
             self.cues = CueListener(self.sounds, playing=lambda: self.sm.current == "play")
+            from kiosk.watchdog import OnScreen, Watchdog  # the standard library only: cheap
+
+            self.watchdog = Watchdog()  # systemd's, fed by drawn frames (inert outside systemd)
+            self.on_screen = OnScreen(self.store)  # the game a restart after a hang goes back to
 
         @property
         def config_hw(self):
@@ -303,11 +307,22 @@ def make_app_class():
             Window.bind(on_flip=self._show_only_what_is_saved)
             Clock.schedule_interval(self._idle_check, 1.0)
             Clock.schedule_once(self._first_frame, 0)
+            self.watchdog.start(Clock, Window)
             return root
 
         def _first_frame(self, *_):
             self.first_frame_at = time.perf_counter()
-            Clock.schedule_once(lambda dt: self.ready(), 0)
+            Clock.schedule_once(lambda dt: self._back_to_the_game(), 0)
+
+        def _back_to_the_game(self) -> None:
+            """Ready, then, if the last run ended without closing (a hang the watchdog killed, a
+            crash, a cut cable), back into the game it had on screen (kiosk.watchdog.OnScreen)."""
+            self.ready()
+            if self.sm.current == "home" and self.runner is None:
+                sid = self.on_screen.to_resume(within_s=self.config_hw.kiosk.idle_attract_s)
+                if sid is not None:
+                    log.warning("the kiosk did not close cleanly; resuming session %s, which was on screen", sid)
+                    self.resume(sid)
 
         def ready(self) -> None:
             """Everything the first frame did not need: the configuration, the hardware, the engines."""
@@ -610,6 +625,8 @@ def make_app_class():
         def on_stop(self) -> None:
             self._close_phones()
             self._close_hardware()
+            self.watchdog.stop()
+            self.on_screen.showing(None)  # closed on purpose: the next start opens at home
             self.store.close()
             gc.unfreeze()  # what start-up built may be garbage now (tests start many kiosks in one process)
 
@@ -624,6 +641,7 @@ def make_app_class():
         def go_home(self) -> None:
             self.ready()
             self.controller.runner = None
+            self.on_screen.showing(None)
             if self.phones is not None:
                 self.phones.detach()  # the game's join links stop working
             self.show_screen("home")
@@ -677,6 +695,7 @@ def make_app_class():
             self.ready()
             self.runner = runner
             self.controller.runner = runner
+            self.on_screen.showing(runner.sid)
             self.play.attach(runner)
             self.cues.watch(runner)  # after the play screen: a change is drawn, then heard
             if self.phones is not None:
@@ -1005,6 +1024,7 @@ def make_app_class():
             for overlay in list(self.overlays):
                 overlay.dismiss()
             self.before_attract = self.sm.current
+            self.on_screen.showing(None)
             if self.controller is not None:
                 self.controller.runner = None
             if self.phones is not None:
