@@ -144,6 +144,10 @@ class KioskConfig(Strict):
     operator_pin_hash: str | None = Field(None, pattern=HASH_PATTERN, repr=False,
                                           description="the operator PIN as `table-noir pin-hash` prints it")
     idle_attract_s: int = Field(300, ge=30, le=7200, description="idle time before attract mode")
+    keep_finished_days: int = Field(
+        90, ge=0, le=3650,
+        description="days a finished game stays in the kiosk's database before it moves to archive.sqlite3 "
+                    "in the data folder (0: never moved)")
     phones: bool = Field(True, description="let players join with their own phones (see docs/phones.md)")
     volume: int = Field(70, ge=0, le=100, description="loudness of the sound cues, 0 (silent) to 100")
     muted: bool = Field(False, description="true: no sound cues at all")

@@ -176,6 +176,10 @@ def make_app_class():
 
             self.watchdog = Watchdog()  # systemd's, fed by drawn frames (inert outside systemd)
             self.on_screen = OnScreen(self.store)  # the game a restart after a hang goes back to
+            from kiosk.retention import Retention
+
+            self.retention = Retention(self.store, path.parent / "archive.sqlite3",
+                                       lambda: self.config_hw.kiosk.keep_finished_days)
 
         @property
         def config_hw(self):
@@ -946,6 +950,7 @@ def make_app_class():
 
         def clear_data(self) -> None:
             self.store.clear()
+            self.retention.forget()  # and the archived ones
             self.store.forget_players()  # the last group's names go with their games
             self.runner = None
             self.go_home()
@@ -1002,6 +1007,7 @@ def make_app_class():
                 self.start_attract()
             if min(idle, now - self.last_event) >= 1.0:
                 self.collect_garbage()
+                self.retention.step()  # old finished games to the archive, a batch per quiet second
 
         def collect_garbage(self) -> None:
             """Free what play left in reference cycles now, while nobody is mid-action.

@@ -89,7 +89,7 @@ def _check_readable(store: Store) -> None:
     store (1,000 games) before the first frame. A damaged page that only one game's
     actions use is found when that game is resumed, and the kiosk says so then.
     """
-    store.sessions()
+    store.unfinished()
     store.db.execute("SELECT name, value FROM settings").fetchall()
 
 

@@ -172,8 +172,9 @@ class OnScreen:
         sid = self.noted()
         if sid is None:
             return None
-        info = next((i for i in self.store.unfinished() if i.id == sid), None)
-        if info is not None and time.time() - info.updated <= within_s:
+        info = self.store.info(sid)
+        if info is not None and info.outcome is None and info.abandoned is None \
+                and time.time() - info.updated <= within_s:
             return sid
         self.showing(None)  # over, abandoned, cleared or left too long since: nothing to go back to
         return None
