@@ -137,7 +137,7 @@ def main() -> int:
     parser.add_argument("--older-code", type=Path, help="also time start-up on the full store with the kiosk "
                         "from this folder (e.g. `git archive COMMIT | tar -x -C DIR`), the code before retention")
     args = parser.parse_args()
-    from kiosk.retention import Retention
+    from kiosk.retention import BATCH, Retention
     from kiosk.store import Store
 
     work = Path(tempfile.mkdtemp(prefix="tn-retention-"))
@@ -190,7 +190,7 @@ def main() -> int:
     print(f"  after retention (90 days) first frame {spread(after_first)}   home complete {spread(after_home)}")
     print(f"  home complete vs empty store: before {statistics.median(before_home) / statistics.median(base_home):.2f}x,"
           f" after {statistics.median(after_home) / statistics.median(base_home):.2f}x")
-    print(f"retention: {len(batches) - 1} batches of up to 50 games, median {statistics.median(batches) * 1000:.0f} ms, "
+    print(f"retention: {len(batches) - 1} batches of up to {BATCH} games, median {statistics.median(batches) * 1000:.0f} ms, "
           f"max {max(batches) * 1000:.0f} ms, total {sum(batches):.1f} s; {in_archive} games in the archive, "
           f"{left} left in the store")
     print(f"  store file {size_mb(full / 'sessions.sqlite3'):.0f} MB (SQLite reuses the freed pages; VACUUM would "

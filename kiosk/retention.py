@@ -13,8 +13,8 @@ format ``table-noir replay`` reads.
 
 The moving is done by the kiosk while nobody plays, a batch of games per quiet
 second (``Retention.step``, from the idle check), never at start-up and never in
-the middle of an action: a first run over 10,000 old games spreads over a couple
-of minutes of an idle table instead of holding its first frame back.
+the middle of an action: a first run over 10,000 old games spreads over about a
+quarter of an hour of an idle table instead of holding its first frame back.
 """
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ from kiosk.store import Store
 log = logging.getLogger(__name__)
 
 DAY_S = 86_400.0
-BATCH = 50
-"""Games moved per quiet second (about 20 ms of the UI thread on the development machine)."""
+BATCH = 10
+"""Games moved per quiet second. Bot games of ~180 actions took 230 ms (median) per 50 on the
+loaded development machine, so 10 keep a batch near a garbage collection's 10-50 ms: a press
+landing during one waits no longer than it would for that."""
 RECHECK_S = 3600.0
 """With nothing (more) to move, how long before looking again."""
 
