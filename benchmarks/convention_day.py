@@ -125,6 +125,7 @@ def sample(app, latencies: list[float]) -> dict:
         "lat_n": len(latencies),
         "reveals": sum(type(o).__name__ == "Reveal" for o in app.overlays),
         "overlays": len(app.overlays),
+        "on_window": len(__import__("kivy.core.window", fromlist=["Window"]).Window.children) - 1,
     }
 
 
@@ -146,7 +147,13 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     shown = (data / "shown.log").open("a", buffering=1)
     phones = Phones()
     actions, latencies = done_before, []
-    counts = dict.fromkeys(["groups", "pauses", "undos", "joins", "leaves", "unplugs", "exports"], 0)
+    counts = dict.fromkeys(["groups", "pauses", "undos", "joins", "leaves", "unplugs", "exports", "reveals shown"], 0)
+    show_overlay = app.show_overlay
+
+    def counted(overlay) -> None:
+        counts["reveals shown"] += type(overlay).__name__ == "Reveal"
+        show_overlay(overlay)
+    app.show_overlay = counted
     group_left = rng.randint(150, 600)
 
     def draw() -> None:
@@ -332,7 +339,7 @@ def day(args) -> int:
                       f"threads {block['threads']:>2} ({block['py_threads']} Python)  DB {block['db_mb']:5.1f} MB "
                       f"WAL {block['wal_mb']:4.1f} MB  latency p50 {block['lat_p50_ms']:5.1f} p95 "
                       f"{block['lat_p95_ms']:5.1f} ms (n={block['lat_n']})  overlays {block['overlays']} "
-                      f"({block['reveals']} reveals)  so far in this life: "
+                      f"({block['reveals']} reveals, {block['on_window']} on the window)  so far in this life: "
                       f"{', '.join(f'{v} {k}' for k, v in block['counts'].items())}", flush=True)
             elif word == "KILL_ME":
                 time.sleep(random.Random(lives).uniform(0, 0.3))  # lands anywhere in the next actions

@@ -144,8 +144,8 @@ def test_the_game_on_screen_is_noted_until_the_table_leaves_it(store):
 
 # -- the real kiosk, frozen ------------------------------------------------------------------------
 
-WATCHDOG_S = 3.0
-HOME_S = 2 * WATCHDOG_S  # longer than the watchdog time, on a screen where nothing moves
+WATCHDOG_S = 8.0  # the unit's is 10 s; 3 s was killed without a hang when 8 jobs shared the 2 cores
+HOME_S = 1.5 * WATCHDOG_S  # longer than the watchdog time, on a screen where nothing moves
 MOVES = 6
 
 
@@ -163,7 +163,7 @@ def test_a_frozen_ui_thread_is_killed_restarted_and_back_in_its_game(tmp_path):
     shown: dict[int, dict] = {}
     frozen = resumed = None
     try:
-        deadline = time.monotonic() + 150
+        deadline = time.monotonic() + 240
         while resumed is None:
             at, life, line = supervisor.lines.get(timeout=max(0.1, deadline - time.monotonic()))
             word, _, rest = line.partition(" ")
@@ -183,11 +183,12 @@ def test_a_frozen_ui_thread_is_killed_restarted_and_back_in_its_game(tmp_path):
     assert frozen is not None and len(shown) == MOVES
     at_resume, life, actions, text = resumed
     last = max(shown)
-    assert (life, actions, text) == (2, last, shown[last])  # the second life, where the first one was
+    events = [(round(t - supervisor.events[0][0], 1), w, n) for t, w, n in supervisor.events if w != "ping"]
+    assert (life, actions, text) == (2, last, shown[last]), events  # the second life, where the first one was
 
     ready, pings = supervisor.when("ready", life=1), supervisor.when("ping", life=1)
     home_pings = [t for t in pings if t < frozen]
-    assert ready and len(home_pings) >= 2 * (HOME_S / WATCHDOG_S)  # alive on a still screen: never killed
+    assert ready and len(home_pings) >= HOME_S / supervisor.watchdog_s * 2  # alive on a still screen: never killed
     assert not supervisor.when("watchdog", life=1) or supervisor.when("watchdog", life=1)[0] > frozen
     assert all(t < frozen + 0.2 for t in pings)  # frozen: the other threads run, no ping comes
     (fired,) = supervisor.when("watchdog", life=1)
