@@ -309,7 +309,7 @@ def make_app_class():
             Window.bind(on_keyboard=self._on_key, on_key_up=self._on_key_up, on_request_close=self._on_request_close)
             Window.bind(on_touch_down=self._on_any_touch)
             Window.bind(on_flip=self._show_only_what_is_saved)
-            Clock.schedule_interval(self._idle_check, 1.0)
+            self._idle_event = Clock.schedule_interval(self._idle_check, 1.0)
             Clock.schedule_once(self._first_frame, 0)
             self.watchdog.start(Clock, Window)
             return root
@@ -630,6 +630,8 @@ def make_app_class():
             self._close_phones()
             self._close_hardware()
             self.watchdog.stop()
+            if getattr(self, "_idle_event", None) is not None:
+                self._idle_event.cancel()  # a stopped kiosk neither idles nor archives (its store is closed)
             self.on_screen.showing(None)  # closed on purpose: the next start opens at home
             self.store.close()
             gc.unfreeze()  # what start-up built may be garbage now (tests start many kiosks in one process)
