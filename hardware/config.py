@@ -163,6 +163,10 @@ class KioskConfig(Strict):
     demo_mode: bool = Field(False, description="convention stand: back to attract after a game ends, or "
                                                "after demo_idle_s with no pad, phone, tray or touch")
     demo_idle_s: int = Field(90, ge=20, le=3600, description="in demo mode, the idle time before attract")
+    keep_finished_days: int = Field(
+        90, ge=0, le=3650,
+        description="days a finished game stays in the kiosk's database before it moves to archive.sqlite3 "
+                    "in the data folder (0: never moved)")
     phones: bool = Field(True, description="let players join with their own phones (see docs/phones.md)")
     volume: int = Field(70, ge=0, le=100, description="loudness of the sound cues, 0 (silent) to 100")
     muted: bool = Field(False, description="true: no sound cues at all")

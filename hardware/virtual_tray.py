@@ -381,6 +381,10 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.demo is not None and not 0 < args.demo < float("inf"):  # -1 threw on every tick; nan never
+        print(f"table-noir tray: --demo {args.demo:g}: give the seconds between throws, a number above 0",
+              file=sys.stderr)
+        return 2
     try:
         config = load_config(args.config)
         tray = VirtualTray(config, seed=args.seed, link=args.link, start_dice=args.dice)

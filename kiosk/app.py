@@ -173,6 +173,14 @@ def make_app_class():
             # Sound cues (kiosk.sound): the settings are read at each cue, so the operator's changes apply at once.
             self.sounds = Sounds(lambda: self.config_hw.kiosk, KivyPlayer(Path(data_dir) / "cues" if data_dir else None))
             self.cues = CueListener(self.sounds, playing=lambda: self.sm.current == "play")
+            from kiosk.watchdog import OnScreen, Watchdog  # the standard library only: cheap
+
+            self.watchdog = Watchdog()  # systemd's, fed by drawn frames (inert outside systemd)
+            self.on_screen = OnScreen(self.store)  # the game a restart after a hang goes back to
+            from kiosk.retention import Retention
+
+            self.retention = Retention(self.store, path.parent / "archive.sqlite3",
+                                       lambda: self.config_hw.kiosk.keep_finished_days)
 
         @property
         def config_hw(self):
@@ -302,13 +310,24 @@ def make_app_class():
             Window.bind(on_keyboard=self._on_key, on_key_up=self._on_key_up, on_request_close=self._on_request_close)
             Window.bind(on_touch_down=self._on_any_touch)
             Window.bind(on_flip=self._show_only_what_is_saved)
-            Clock.schedule_interval(self._idle_check, 1.0)
+            self._idle_event = Clock.schedule_interval(self._idle_check, 1.0)
             Clock.schedule_once(self._first_frame, 0)
+            self.watchdog.start(Clock, Window)
             return root
 
         def _first_frame(self, *_):
             self.first_frame_at = time.perf_counter()
-            Clock.schedule_once(lambda dt: self.ready(), 0)
+            Clock.schedule_once(lambda dt: self._back_to_the_game(), 0)
+
+        def _back_to_the_game(self) -> None:
+            """Ready, then, if the last run ended without closing (a hang the watchdog killed, a
+            crash, a cut cable), back into the game it had on screen (kiosk.watchdog.OnScreen)."""
+            self.ready()
+            if self.sm.current == "home" and self.runner is None:
+                sid = self.on_screen.to_resume(within_s=self.config_hw.kiosk.idle_attract_s)
+                if sid is not None:
+                    log.warning("the kiosk did not close cleanly; resuming session %s, which was on screen", sid)
+                    self.resume(sid)
 
         def ready(self) -> None:
             """Everything the first frame did not need: the configuration, the hardware, the engines."""
@@ -615,6 +634,10 @@ def make_app_class():
                 self.fleet.close()  # "offline", said by the stand itself
                 self.fleet = None
             self._close_hardware()
+            self.watchdog.stop()
+            if getattr(self, "_idle_event", None) is not None:
+                self._idle_event.cancel()  # a stopped kiosk neither idles nor archives (its store is closed)
+            self.on_screen.showing(None)  # closed on purpose: the next start opens at home
             self.store.close()
             gc.unfreeze()  # what start-up built may be garbage now (tests start many kiosks in one process)
 
@@ -634,6 +657,7 @@ def make_app_class():
             self.ready()
             self.end_lesson()
             self.controller.runner = None
+            self.on_screen.showing(None)
             if self.phones is not None:
                 self.phones.detach()  # the game's join links stop working
             self.show_screen("home")
@@ -689,6 +713,7 @@ def make_app_class():
                 self.end_lesson()  # the real game after a lesson, or any other game
             self.runner = runner
             self.controller.runner = runner
+            self.on_screen.showing(runner.sid)
             self.play.attach(runner)
             self.cues.watch(runner)  # after the play screen: a change is drawn, then heard
             if self.phones is not None:
@@ -999,6 +1024,7 @@ def make_app_class():
 
         def clear_data(self) -> None:
             self.store.clear()
+            self.retention.forget()  # and the archived ones
             self.store.forget_players()  # the last group's names go with their games
             self.runner = None
             self.go_home()
@@ -1060,6 +1086,7 @@ def make_app_class():
                 self.start_attract()
             if min(idle, now - self.last_event) >= 1.0:
                 self.collect_garbage()
+                self.retention.step()  # old finished games to the archive, a batch per quiet second
 
         def _attract_due(self, idle: float) -> bool:
             """Attract after the idle time; in demo mode (kiosk.demo) sooner, and soon after a game's end."""
@@ -1090,6 +1117,7 @@ def make_app_class():
             for overlay in list(self.overlays):
                 overlay.dismiss()
             self.before_attract = self.sm.current
+            self.on_screen.showing(None)
             if self.controller is not None:
                 self.controller.runner = None
             if self.phones is not None:
@@ -1158,7 +1186,20 @@ def data_folder_problem(data: str | None) -> str | None:
         return f"{named}: cannot make the folder, {existing} is a file"
     if not os.access(existing, os.W_OK | os.X_OK):
         return f"{named}: {existing} is not writable"
-    return None
+    return _cannot_create_in(existing, named)
+
+
+def _cannot_create_in(folder: Path, named: str) -> str | None:
+    """Try to make a file in ``folder`` that never gets a name (Linux's O_TMPFILE, where the
+    file system has it): ``os.access`` says yes to root everywhere, /proc and read-only
+    mounts included, so only a real try tells. Nothing is left behind, not even a new mtime."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as err:
+        return f"{named}: cannot create files in {folder} ({err.strerror or err})"
 
 
 def config_problem(path: str | None) -> str | None:
@@ -1195,13 +1236,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure(SIZES[args.size], fullscreen=args.fullscreen, rotation=args.rotation)
     app_class = make_app_class()
-    app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
     try:
+        app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
         app.run()  # the configuration is read just after the first frame
-    except Exception as err:  # a bad config stops start-up with its message, not a traceback
+    except Exception as err:  # a bad config or a store that cannot be made: its message, not a traceback
         from hardware.config import ConfigError
+        from kiosk.store import StoreError
 
-        if isinstance(err, ConfigError):
+        if isinstance(err, (ConfigError, StoreError)):
             print(f"table-noir: {err}", file=sys.stderr)
             return 2
         raise
