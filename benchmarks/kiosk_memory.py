@@ -37,9 +37,9 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=3.0, help="how long to play (wall clock)")
     parser.add_argument("--warmup-games", type=int, default=8)
     args = parser.parse_args()
-    from kiosk import drive
     from kiosk.rules import RuleError, bot
     from kiosk.ui import overlays
+    from testkit import drive
 
     overlays.ANIMATION_SCALE["value"] = 0
     app = drive.start(tempfile.mkdtemp(prefix="tn-mem-"))

@@ -64,3 +64,17 @@ def test_no_import_circles_besides_art_and_overlays():
                                        "merge both take ANIMATION_SCALE from kiosk/ui/motion.py: drop this mark then")
 def test_art_and_overlays_do_not_import_each_other():
     assert ART_OVERLAYS not in IMPORTS.circles(EDGES)
+
+
+def test_the_tools_that_drive_the_app_are_not_shipped():
+    import tomllib
+
+    import setuptools
+
+    root = RULES.parents[1]
+    find = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    shipped = setuptools.find_packages(str(root), include=find["include"])
+    assert "kiosk" in shipped and "kiosk.rules" in shipped
+    assert not [name for name in shipped if name.split(".")[0] in ("testkit", "tests", "benchmarks", "scripts")]
+    assert not [name for name in EDGES if name in ("kiosk.drive", "kiosk.screenshots", "kiosk.lessonshots")]
+    assert all(IMPORTS.layer(name) == 5 for name in EDGES if name.startswith("testkit"))

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kiosk import drive
+from testkit import drive
 
 
 def _step(app, rng) -> bool:
