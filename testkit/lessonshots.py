@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    size = tuple(int(n) for n in args.size.split("x"))
-    app = drive.start(tempfile.mkdtemp(prefix="tn-lessons-"), size=size)
+    width, height = (int(n) for n in args.size.split("x"))
+    app = drive.start(tempfile.mkdtemp(prefix="tn-lessons-"), size=(width, height))
     prefix = f"{args.size}-"
     shots = [Path(drive.screenshot(str(out / f"{prefix}home-learn.png")))]
     for game in ("even-odd", "clincher", "hell-for-leather", "promise-hollows"):
