@@ -25,7 +25,7 @@ from .fields import readable
 from .theme import Filled, Scroll, Text, px
 
 if TYPE_CHECKING:
-    from .play import SafePanel
+    from .panels import SafePanel
 
 log = logging.getLogger(__name__)
 
