@@ -134,7 +134,7 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     from kivy.base import EventLoop
 
     from hardware.events import LinkDown, LinkUp
-    from kiosk import drive
+    from testkit import drive
     from kiosk.phones.events import PhoneAction
     from kiosk.rules import RuleError, bot
     from kiosk.ui import overlays

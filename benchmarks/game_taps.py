@@ -27,7 +27,7 @@ def main() -> int:
     parser.add_argument("--game", default="promise-hollows")
     parser.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
     args = parser.parse_args()
-    from kiosk import drive
+    from testkit import drive
     from kiosk.ui import overlays
     from tests.kiosk import uiplay
 

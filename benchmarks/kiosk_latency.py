@@ -47,7 +47,7 @@ def main() -> int:
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--warmup", type=int, default=20, help="first events also left out in a second line")
     args = parser.parse_args()
-    from kiosk import drive
+    from testkit import drive
 
     size = tuple(int(n) for n in args.size.split("x"))
     app = drive.start(tempfile.mkdtemp(prefix="tn-bench-"), size=size, maxfps=60)

@@ -44,9 +44,9 @@ def main() -> int:
     parser.add_argument("--warmup-games", type=int, default=8)
     parser.add_argument("--tap-reveals", action="store_true", help="close every overlay before each action")
     args = parser.parse_args()
-    from kiosk import drive
     from kiosk.rules import RuleError, bot
     from kiosk.ui import overlays
+    from testkit import drive
 
     overlays.ANIMATION_SCALE["value"] = 0
     app = drive.start(tempfile.mkdtemp(prefix="tn-mem-"))

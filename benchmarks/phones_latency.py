@@ -117,7 +117,7 @@ def main() -> int:
     parser.add_argument("--without-phones", action="store_true",
                         help="the memory run's baseline: the same session with phones turned off")
     args = parser.parse_args()
-    from kiosk import drive
+    from testkit import drive
 
     port = __import__("socket").socket()
     port.bind(("127.0.0.1", 0))

@@ -51,8 +51,8 @@ def legal(runner, data) -> bool:
 
 
 def opening(app, seed: int, phones: bool) -> dict[str, int]:
-    from kiosk import drive
     from kiosk.rules import bot
+    from testkit import drive
     from tests.kiosk import uiplay
 
     counts = {"taps": 0, "keys": 0, "phone_answers": 0}
@@ -95,7 +95,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=2)
     args = parser.parse_args()
-    from kiosk import drive
+    from testkit import drive
 
     app = drive.start(tempfile.mkdtemp(prefix="tn-taps-"))
     for phones in (False, True):

@@ -1,6 +1,6 @@
 """Taps and typed characters from the home screen to each game's first scene, no phones.
 
-Plays each game's setup and opening through the real kiosk widgets (``kiosk.drive``:
+Plays each game's setup and opening through the real kiosk widgets (``testkit.drive``:
 every touch is a ``drive.press`` on a widget, found and touched as a finger would).
 The table it imitates is in a hurry and happy with what the screen offers:
 
@@ -71,7 +71,7 @@ class Counter:
         """The last answer was refused: what is in the text boxes is not good enough."""
 
     def press(self, tag_or_widget) -> None:
-        from kiosk import drive
+        from testkit import drive
 
         self.taps += 1
         drive.press(tag_or_widget)
@@ -79,7 +79,7 @@ class Counter:
 
 def _set_field(count: Counter, field, value, widget, rng: random.Random) -> None:
     """Give one field the bot's value through its widget, or keep what the screen offers."""
-    from kiosk import drive
+    from testkit import drive
 
     if field.kind == "choice":
         if widget.value != value:
@@ -113,7 +113,7 @@ def _set_field(count: Counter, field, value, widget, rng: random.Random) -> None
 
 
 def _prove(app, count: Counter, player: str) -> None:
-    from kiosk import drive
+    from testkit import drive
     from tests.kiosk import uiplay
 
     if drive.find_all("hold:cancel"):
@@ -145,8 +145,8 @@ def _fill_and_lock(app, count: Counter, look, data: dict, rng: random.Random) ->
 
 
 def _answer(app, count: Counter, prompt, rng: random.Random) -> None:
-    from kiosk import drive
     from kiosk.rules import bot
+    from testkit import drive
 
     data = bot.fill(prompt, rng)
     if prompt.secret:
@@ -190,7 +190,7 @@ def opening(app, game: str, seed: int, max_actions: int = 400, per_action: dict 
 
     ``per_action``, when given, gathers what each kind of prompt cost: for each prompt
     action (secret ones marked), [answers, taps], added up over calls."""
-    from kiosk import drive
+    from testkit import drive
     from tests.kiosk import uiplay
 
     count = Counter()
@@ -232,7 +232,7 @@ def main() -> int:
     parser.add_argument("--per-action", action="store_true",
                         help="also print, per prompt action, how many answers and taps it cost (over all seeds)")
     args = parser.parse_args()
-    from kiosk import drive
+    from testkit import drive
 
     app = drive.start(tempfile.mkdtemp(prefix="tn-setup-taps-"))
     try:

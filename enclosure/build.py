@@ -36,9 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hardware.config import Config, ConfigError, load_config
+from hardware.geometry import HEAT_ZONE_DICE
 
 from . import bought, target
-from .checks import HEAT_ZONE_DICE, PLINTH_MM, arm_problems, measure_arm
+from .checks import PLINTH_MM, arm_problems, measure_arm
 from .stl import read_stl
 
 HERE = Path(__file__).resolve().parent

@@ -15,35 +15,17 @@ words a maker can act on; an empty list means the arm is fine.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from hardware.config import GeometryConfig
+from hardware.geometry import HAND_ROOM_DICE, HEAT_ZONE_DICE, ArmView
 
 from .bought import SENSOR_CHIP_GAP_MM
 from .stl import Mesh
 
 AXIS_RADIUS = 12.0      # the shroud fits inside this radius (asserted in scad/common.scad)
 BORE_RADIUS = 4.0       # the bore is narrower than this; the board's pocket is wider
-# The circle the Heat stands in is three dice wide: printed on the target,
-# passed to OpenSCAD (heat_zone_dice) to size the shroud, checked here.
-HEAT_ZONE_DICE = 3
-HAND_ROOM_DICE = 1      # room to add one more die on the tallest Heat
 # The Heat stands on a plinth this high above the floor, weighed by the load cell under it
 # (issue 29; scad/plinth.scad). Passed to OpenSCAD; the tallest Heat's top is this much higher.
 PLINTH_MM = 20.0
-
-
-@dataclass(frozen=True)
-class ArmView:
-    lens_z: float        # height of the lens plane above the floor
-    bore_r: float        # radius of the bore at the lens
-    mouth_z: float       # height of the shroud's mouth
-    mouth_r: float       # radius of the mouth
-
-    def view_radius_at(self, z: float) -> float:
-        """How far from the axis the widest received ray is at height z."""
-        drop = self.lens_z - self.mouth_z
-        return -self.bore_r + (self.mouth_r + self.bore_r) * (self.lens_z - z) / drop
 
 
 def measure_arm(mesh: Mesh) -> ArmView:

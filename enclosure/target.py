@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hardware.config import GeometryConfig
-
-from .checks import HEAT_ZONE_DICE
+from hardware.geometry import HEAT_ZONE_DICE
 
 MM_TO_PT = 72 / 25.4
 A4 = (210.0, 297.0)

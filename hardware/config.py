@@ -20,7 +20,7 @@ from typing import Any, Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic_core import ErrorDetails
 
-from kiosk.pin import DEFAULT_PIN, HASH_PATTERN, PIN_PATTERN
+from .operator_pin import DEFAULT_PIN, HASH_PATTERN, PIN_PATTERN
 
 DEFAULTS = Path(__file__).with_name("table-noir.toml")
 

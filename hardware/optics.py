@@ -50,9 +50,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from enclosure.checks import HEAT_ZONE_DICE, HAND_ROOM_DICE, ArmView
-
 from .config import GeometryConfig
+from .geometry import HAND_ROOM_DICE, HEAT_ZONE_DICE, ArmView
 
 COMMON_SCAD = Path(__file__).resolve().parents[1] / "enclosure" / "scad" / "common.scad"
 

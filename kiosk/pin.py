@@ -26,12 +26,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-PIN_PATTERN = r"^[0-9]{4,8}$"
-"""4-8 ASCII digits (``\\d`` would also let in digits of other scripts the pad cannot type)."""
-
-HASH_PATTERN = r"^pbkdf2_sha256\$[0-9]+\$[0-9a-f]{32}\$[0-9a-f]{64}$"
-DEFAULT_PIN = "2468"
-"""The PIN the project ships with. It is public, so the first operator entry must change it."""
+from hardware.operator_pin import DEFAULT_PIN as DEFAULT_PIN  # the kiosk's callers read it here too
+from hardware.operator_pin import HASH_PATTERN, PIN_PATTERN
 
 ITERATIONS = 120_000
 FREE_TRIES = 3

@@ -261,8 +261,19 @@ def session_to_toml(session: Session, title: str, source: str = "", expect: dict
     return to_toml(session.engine.game, title, source, setup, moves, expect or {}, notes, expect_as)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``table-noir play --scenario FILE``."""
+@dataclass(frozen=True)
+class Played:
+    """What ``table-noir play`` did: its exit status, and the arguments to open the kiosk with
+    (``None``: leave it closed, after ``--no-kiosk`` or a scenario that could not be played)."""
+
+    status: int
+    kiosk_argv: list[str] | None = None
+
+
+def play(argv: list[str] | None = None) -> Played:
+    """``table-noir play --scenario FILE``: build the session, check it, store it, and say how to
+    open the kiosk on it. The kiosk itself is opened by the entry point (``kiosk.cli.play``): the
+    scenario runner sits below the app and never imports it."""
     parser = argparse.ArgumentParser(prog="table-noir play", description="Start a game from a scenario file.")
     parser.add_argument("--scenario", required=True, metavar="FILE", help="a scenario file (TOML)")
     parser.add_argument("--data", help="the kiosk's data folder (default: where the kiosk keeps its sessions)")
@@ -273,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
         session = start(args.scenario)
     except ScenarioError as err:
         print(f"table-noir play: {err}", file=sys.stderr)
-        return 1
+        return Played(1)
     from kiosk.store import Store, default_path
 
     store_path = Path(args.data) / "sessions.sqlite3" if args.data else default_path()
@@ -290,7 +301,5 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(session.view(None, awaiting=False), indent=2, default=str) if args.no_kiosk else
           "Opening the kiosk: press Resume on its home screen.")
     if args.no_kiosk:
-        return 0
-    from kiosk import app
-
-    return app.main([*kiosk_args, *(["--data", args.data] if args.data else [])])
+        return Played(0)
+    return Played(0, [*kiosk_args, *(["--data", args.data] if args.data else [])])

@@ -33,9 +33,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1000)
     args = parser.parse_args()
 
-    from kiosk import drive, games
+    from kiosk import games
     from kiosk.store import Store
     from kiosk.ui import overlays
+    from testkit import drive
     from tests.kiosk.uiplay import GAMES, back_home, monkey, render_every_state
 
     overlays.ANIMATION_SCALE["value"] = 0

@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KIVY_NO_ARGS=1 KIVY_LOG_MODE=PYTHON
-run=(.venv/bin/python -m kiosk.screenshots "$@")
+run=(.venv/bin/python -m testkit.screenshots "$@")
 if [ -z "${DISPLAY:-}" ]; then
   exec xvfb-run -a -s "-screen 0 1280x800x24" "${run[@]}"
 fi

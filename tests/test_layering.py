@@ -1,7 +1,11 @@
-"""The rules engines stay pure: no UI, pin, serial or sensor imports anywhere in kiosk/rules."""
+"""The layers hold: the rules engines stay pure (no UI, pin, serial or sensor imports anywhere
+in kiosk/rules), no module imports a layer above its own, and no modules import each other
+in a circle. The graph is read by ``scripts/imports.py``, the command anyone can run to see it."""
 
 import ast
+import importlib.util
 import pathlib
+
 
 FORBIDDEN = {"kivy", "gpiozero", "serial", "RPi", "board", "busio", "adafruit_vl53l0x", "hardware", "firmware", "lgpio"}
 RULES = pathlib.Path(__file__).resolve().parents[1] / "kiosk" / "rules"
@@ -22,3 +26,44 @@ def test_rules_import_no_ui_or_hardware():
     assert files, "kiosk/rules has no Python files"
     offenders = {str(p.relative_to(RULES)): sorted(imported_roots(p) & FORBIDDEN) for p in files}
     assert {k: v for k, v in offenders.items() if v} == {}
+
+
+def _imports_script():
+    path = RULES.parents[1] / "scripts" / "imports.py"
+    spec = importlib.util.spec_from_file_location("project_imports", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+IMPORTS = _imports_script()
+EDGES = IMPORTS.graph()
+
+
+def test_the_graph_is_read_from_every_package():
+    assert {name.split(".")[0] for name in EDGES} == set(IMPORTS.PACKAGES)
+    assert "kiosk.rules.core" in EDGES["kiosk.rules.hell_for_leather.engine"]  # "from ..core import" resolved
+    assert "kiosk.app" in EDGES["kiosk.cli"]  # a late import (inside a function) counts too
+
+
+def test_no_module_imports_a_layer_above_its_own():
+    assert IMPORTS.upward(EDGES) == []
+
+
+def test_no_import_circles():
+    assert IMPORTS.circles(EDGES) == []
+
+
+def test_the_tools_that_drive_the_app_are_not_shipped():
+    import tomllib
+
+    import setuptools
+
+    root = RULES.parents[1]
+    find = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]["find"]
+    shipped = setuptools.find_packages(str(root), include=find["include"])
+    assert "kiosk" in shipped and "kiosk.rules" in shipped
+    assert not [name for name in shipped if name.split(".")[0] in ("testkit", "tests", "benchmarks", "scripts")]
+    assert not [name for name in EDGES if name in ("kiosk.drive", "kiosk.screenshots", "kiosk.lessonshots")]
+    assert all(IMPORTS.layer(name) == 5 for name in EDGES if name.startswith("testkit"))

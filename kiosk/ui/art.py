@@ -417,7 +417,7 @@ class HeatTower(Drawn):
         """The Heat fell: ``count`` dice tumble off, then the tower stands at ``left``."""
         from kivy.animation import Animation
 
-        from .overlays import ANIMATION_SCALE
+        from .motion import ANIMATION_SCALE
 
         Animation.cancel_all(self, "fallen")
         k = ANIMATION_SCALE["value"]

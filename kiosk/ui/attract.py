@@ -11,6 +11,7 @@ last group's game waits in the home list, and each game card offers its lesson.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
@@ -22,6 +23,9 @@ from kiosk import demo
 from . import theme
 from .fields import readable
 from .theme import Filled, Scroll, Text, px
+
+if TYPE_CHECKING:
+    from .panels import SafePanel
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +67,7 @@ class AttractScreen(Screen):
                              color=theme.DIM, halign="center"))
         self.add_widget(root)
         self.replay: demo.Replay | None = None
-        self._panels: dict[str, object] = {}
+        self._panels: dict[str, SafePanel] = {}
         self._next_game = 0
         self._ticker = None
         self._hold = 0.0
@@ -95,7 +99,7 @@ class AttractScreen(Screen):
             log.exception("attract: cannot replay %s", replay.name)
             self._start_next()
             return
-        self._draw()
+        self._draw(replay)
 
     def _start_next(self) -> None:
         games = [g for g, _title in self.app.menu() if g != "toy"]
@@ -114,17 +118,16 @@ class AttractScreen(Screen):
             self.story.text = "Story games, refereed by the table."
             return
         self.title.text = esc(f"Now playing: {self.replay.session.engine.title}")
-        self._draw()
+        self._draw(self.replay)
 
-    def _draw(self) -> None:
-        replay = self.replay
+    def _draw(self, replay: demo.Replay) -> None:
         panel = self._panel(replay.game)
         if panel is not None:
             panel.update(replay.view())
         lines = replay.recap(last=6) or ["The game begins."]
         self.story.text = esc("\n".join(readable(line) for line in lines))
 
-    def _panel(self, game: str):
+    def _panel(self, game: str) -> SafePanel:
         """The play screen's status panel for ``game`` (one per game, kept)."""
         from .play import SafePanel
 

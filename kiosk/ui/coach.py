@@ -82,7 +82,7 @@ class CoachBar(Filled):
         runner = self.runner
         step = runner.step
         lesson = runner.lesson
-        if runner.finished:
+        if step is None or runner.finished:
             self.progress.text = esc(f"{lesson.title}: done")
             self.say.text = esc(lesson.finish or "That is how a turn goes.")
             self.why.text = esc(f"Play {runner.engine.title} for real with {_names(runner.players())}?")
@@ -114,7 +114,9 @@ class CoachBar(Filled):
         if point is not None and point.pad is not None:
             from .theme import mark_for
 
-            fill, _ink, shape, label = mark_for(point.pad)
+            mark = mark_for(point.pad)
+            assert mark is not None  # theme.MARKS draws every pad colour a lesson may name
+            fill, _ink, shape, label = mark
             seat = self._seat(point.player)
             self.pointer.add_widget(Shape(shape=shape, fill=fill, size_hint=(1, None), height=px(40)))
             self.pointer.add_widget(Text(esc(f"{label}\n{point.player or ''} {seat}".strip()), size=13,

@@ -107,7 +107,7 @@ class FiveCount(BoxLayout):
         self.left = left
         self.number_text.text = str(left)
         self.tick()
-        from .overlays import ANIMATION_SCALE
+        from .motion import ANIMATION_SCALE
 
         self._event = Clock.schedule_once(lambda dt: self._step(), 1.0 * ANIMATION_SCALE["value"])
 

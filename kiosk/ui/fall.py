@@ -128,7 +128,7 @@ class FallOverlay(Overlay):
         box.add_widget(faces)
         self.face_buttons = faces
         self.who_row = None
-        throwers = next((f.choices for f in self.prompt.fields if f.name == "thrower"), [])
+        throwers: list[Any] = next((f.choices for f in self.prompt.fields if f.name == "thrower"), [])
         if self.thrower is None and throwers:
             row = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
             row.add_widget(Text("Whose throw?", size=22, bold=True, fit=False, size_hint_x=0.3))
@@ -140,7 +140,7 @@ class FallOverlay(Overlay):
                 row.add_widget(b)
             box.add_widget(row)
             self.who_row = row
-        causes = next((f.choices for f in self.prompt.fields if f.name == "cause"), [])
+        causes: list[Any] = next((f.choices for f in self.prompt.fields if f.name == "cause"), [])
         if self.cause is None and causes:
             self.cause = "throw" if "throw" in causes else causes[0]
         self.error = Text("", size=20, color=theme.BAD)

@@ -25,13 +25,10 @@ from kivy.utils import escape_markup as esc
 
 from . import art, theme
 from .fields import for_field, scrolled
+from .motion import ANIMATION_SCALE  # re-exported: tests and benchmarks set overlays.ANIMATION_SCALE
 from .theme import Big, Filled, Text, px
 
 log = logging.getLogger(__name__)
-
-ANIMATION_SCALE = {"value": 1.0}
-"""Multiplies every animation's duration; the tests set it to 0 to skip them."""
-
 
 class Overlay(ModalView):
     def __init__(self, **kw) -> None:

@@ -401,7 +401,7 @@ TOUCH_GUARD = {"s": 0.4, "changed_at": 0.0}
 """A touch that began before the screen last changed, or less than ``s`` seconds after,
 presses nothing: the second tap of a double tap must not land on a button of the next
 screen. ``changed_at`` is ``time.time()``, the clock Kivy stamps touches with.
-``kiosk.drive.press`` acts as a finger that waited for the screen to settle."""
+``testkit.drive.press`` acts as a finger that waited for the screen to settle."""
 
 
 def screen_changed() -> None:

@@ -15,7 +15,7 @@ def press_key(window, key: int, codepoint: str | None, modifiers: list[str]) -> 
 
 
 def main(data_dir: str) -> None:
-    from kiosk import drive
+    from testkit import drive
 
     app = drive.start(data_dir)
     from kivy.core.window import Window

@@ -15,8 +15,8 @@ def kiosk_with_touch_keyboard(tmp_path):
     from kivy.core.window import Window
     from kivy.uix.vkeyboard import VKeyboard
 
-    from kiosk import drive
     from kiosk.ui import overlays
+    from testkit import drive
 
     overlays.ANIMATION_SCALE["value"] = 0
     drive.DRAW["value"] = False
@@ -43,7 +43,7 @@ def kiosk_with_touch_keyboard(tmp_path):
 def _boxes(app):
     from kivy.uix.textinput import TextInput
 
-    from kiosk import drive
+    from testkit import drive
 
     return [w for w in drive.walk(app.root) if isinstance(w, TextInput) and w.get_root_window() is not None]
 
@@ -81,7 +81,7 @@ def _on_screen_bottom_top(app, box):
 def test_the_lowest_text_box_is_moved_above_the_keyboard_and_back(kiosk_with_touch_keyboard):
     from kivy.core.window import Window
 
-    from kiosk import drive
+    from testkit import drive
 
     app = kiosk_with_touch_keyboard
     drive.press("home:new:toy")
@@ -106,7 +106,7 @@ def test_the_lowest_text_box_is_moved_above_the_keyboard_and_back(kiosk_with_tou
 
 
 def test_keys_are_finger_sized(kiosk_with_touch_keyboard):
-    from kiosk import drive
+    from testkit import drive
 
     app = kiosk_with_touch_keyboard
     drive.press("home:new:toy")

@@ -107,7 +107,7 @@ def test_a_reading_that_fails_is_logged_and_the_kiosk_goes_on(table, caplog):
 @pytest.mark.ui  # drives the real kiosk window
 @pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED)
 def test_the_real_kiosk_reports_its_game_to_the_broker(tmp_path, broker):
-    from kiosk import drive
+    from testkit import drive
 
     listener = Listener(broker.port)
     config = tmp_path / "table-noir.toml"
@@ -181,7 +181,7 @@ def test_todays_counts_come_from_the_stores_play_counts_when_it_keeps_them(tmp_p
 def test_a_kiosk_with_a_wrong_password_says_so_on_its_screen_and_plays_on(tmp_path, broker):
     import os
 
-    from kiosk import drive
+    from testkit import drive
 
     config = tmp_path / "table-noir.toml"
     config.write_text(f'[fleet]\nbroker = "127.0.0.1"\nport = {broker.port}\nstand = "hall-a"\n'

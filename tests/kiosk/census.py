@@ -20,7 +20,7 @@ import random
 import re
 from collections import Counter
 
-from kiosk import drive
+from testkit import drive
 
 BANDS = (16, 20, 28)
 """The sizes the census reports the share of characters under."""

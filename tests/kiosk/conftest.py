@@ -25,8 +25,8 @@ def store(tmp_path):
 def app(tmp_path_factory):
     """One driven kiosk for a test module (animations off, frames not drawn), with its
     own data folder; taken off the shared window when the module is done."""
-    from kiosk import drive
     from kiosk.ui import overlays
+    from testkit import drive
 
     overlays.ANIMATION_SCALE["value"] = 0
     drive.DRAW["value"] = False

@@ -11,8 +11,8 @@ import random
 import re
 import sys
 
-from kiosk import drive
 from kiosk.ui import overlays
+from testkit import drive
 
 
 def screen_text(app) -> dict:

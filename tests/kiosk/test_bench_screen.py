@@ -20,8 +20,8 @@ def _wait(condition, seconds: float = 60.0) -> bool:
 
 def _operator(app) -> None:
     """Into the operator menu, with the PIN it ships with the first time (then changed to 1357)."""
-    from kiosk import drive
     from kiosk.pin import DEFAULT_PIN, check
+    from testkit import drive
 
     drive.enter_operator(app, DEFAULT_PIN if check(DEFAULT_PIN, app.pin_hash) else "1357")
     assert app.sm.current == "operator"
@@ -29,8 +29,8 @@ def _operator(app) -> None:
 
 def test_the_bench_walks_every_step_with_live_readings_and_saves_its_report(app):
     from hardware.bench import STEPS
-    from kiosk import drive
     from kiosk.ui import bench
+    from testkit import drive
 
     bench.PACE["value"] = 1 / 6  # the virtual table six times faster than real time
     _operator(app)
@@ -66,8 +66,8 @@ def test_the_bench_walks_every_step_with_live_readings_and_saves_its_report(app)
 
 
 def test_leaving_mid_walk_stops_it_and_the_menu_still_works(app):
-    from kiosk import drive
     from kiosk.ui import bench
+    from testkit import drive
 
     bench.PACE["value"] = 1 / 6
     _operator(app)

@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from kiosk import drive
+from testkit import drive
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 

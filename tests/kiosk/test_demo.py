@@ -6,8 +6,9 @@ import time
 import pytest
 
 from hardware.events import ButtonColour
-from kiosk import demo, drive
+from kiosk import demo
 from kiosk.rules import bot
+from testkit import drive
 
 from .uiplay import back_home, open_operator
 

@@ -11,7 +11,8 @@ import os
 
 import pytest
 
-from kiosk import drive, games
+from kiosk import games
+from testkit import drive
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 

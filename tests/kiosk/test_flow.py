@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from kiosk import drive
 from kiosk.store import SessionInfo
+from testkit import drive
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 

@@ -84,9 +84,9 @@ def tray_on_usb(tmp_path, monkeypatch):
 def _start(data_dir, site, force_sim: bool):
     from kivy.base import EventLoop
 
-    from kiosk import drive
     from kiosk.app import configure, make_app_class
     from kiosk.ui import overlays
+    from testkit import drive
 
     overlays.ANIMATION_SCALE["value"] = 0
     drive.DRAW["value"] = False
@@ -102,7 +102,7 @@ def _start(data_dir, site, force_sim: bool):
 
 
 def _texts(tag: str) -> str:
-    from kiosk import drive
+    from testkit import drive
 
     return " ".join(w.text for w in drive.find_all(tag))
 
@@ -117,7 +117,7 @@ def _press_pin(pins, pin: int) -> None:
 
 @needs_display
 def test_first_boot_setup_finds_the_tray_learns_the_pads_and_the_kiosk_starts_on_them(tmp_path, pins, tray_on_usb):
-    from kiosk import drive
+    from testkit import drive
 
     site = tmp_path / "table-noir.toml"
     site.write_text("# written by setup-pi.sh: nothing chosen yet\n")
@@ -176,7 +176,7 @@ def test_first_boot_setup_finds_the_tray_learns_the_pads_and_the_kiosk_starts_on
 def test_on_a_pi_a_simulated_part_is_said_on_home_until_the_operator_chooses_it(tmp_path, pins, monkeypatch):
     from serial.tools import list_ports
 
-    from kiosk import drive
+    from testkit import drive
 
     monkeypatch.setattr(list_ports, "comports", lambda *a, **k: [])  # no tray plugged in
     site = tmp_path / "table-noir.toml"
@@ -205,7 +205,7 @@ def test_on_a_pi_a_simulated_part_is_said_on_home_until_the_operator_chooses_it(
 def test_the_hardware_setup_is_in_the_operator_menu(tmp_path, pins, monkeypatch):
     from serial.tools import list_ports
 
-    from kiosk import drive
+    from testkit import drive
 
     monkeypatch.setattr(list_ports, "comports", lambda *a, **k: [])
     app = _start(tmp_path / "data", _empty(tmp_path), force_sim=True)
@@ -237,7 +237,7 @@ def _empty(tmp_path):
 
 def _stop(app) -> None:
     """Stop a kiosk started here (``drive.stop`` also takes it off the shared window)."""
-    from kiosk import drive
+    from testkit import drive
 
     drive.stop(app)
 
@@ -248,7 +248,7 @@ def test_a_missing_tray_is_explained_full_screen_and_found_once_plugged_in(tmp_p
     from serial.tools.list_ports_common import ListPortInfo
 
     from hardware.virtual_tray import VirtualTray
-    from kiosk import drive
+    from testkit import drive
 
     plugged: list = []
     monkeypatch.setattr(list_ports, "comports", lambda *a, **k: list(plugged))
@@ -289,4 +289,3 @@ def test_the_pin_library_gpiozero_drives_the_pads_with_is_in_the_log(tmp_path, p
         assert "pads: gpiozero pin factory MockFactory" in caplog.text
     finally:
         _stop(app)
-

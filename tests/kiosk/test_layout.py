@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import pytest
 
-from kiosk import drive
+from testkit import drive
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 

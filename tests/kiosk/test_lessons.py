@@ -7,8 +7,8 @@ import random
 import pytest
 
 from hardware.events import ButtonColour
-from kiosk import drive
 from kiosk.rules import bot
+from testkit import drive
 
 from .uiplay import GAMES, answer, back_home, close_overlays, sim_table
 

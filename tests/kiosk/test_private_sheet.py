@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from kiosk import drive
+from testkit import drive
 from kiosk.rules import RuleError, bot
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")

@@ -174,8 +174,8 @@ needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs 
 
 
 def _start_kiosk(data_dir, **kw):
-    from kiosk import drive
     from kiosk.ui import overlays
+    from testkit import drive
 
     overlays.ANIMATION_SCALE["value"] = 0
     drive.DRAW["value"] = False
@@ -185,7 +185,7 @@ def _start_kiosk(data_dir, **kw):
 @needs_display
 @pytest.mark.parametrize("kind", ["random bytes", "zeroed header", "a directory in its place"])
 def test_the_kiosk_starts_on_a_damaged_database_and_says_where_the_old_file_is(tmp_path, kind):
-    from kiosk import drive
+    from testkit import drive
 
     path = _store_with_a_game(tmp_path / "sessions.sqlite3")
     DAMAGE[kind](path)
@@ -206,7 +206,7 @@ def test_the_kiosk_starts_on_a_damaged_database_and_says_where_the_old_file_is(t
 
 @needs_display
 def test_the_kiosk_starts_on_unreadable_settings_and_keeps_the_games(tmp_path):
-    from kiosk import drive
+    from testkit import drive
 
     path = _store_with_a_game(tmp_path / "sessions.sqlite3")
     with sqlite3.connect(path) as db:
@@ -223,7 +223,7 @@ def test_the_kiosk_starts_on_unreadable_settings_and_keeps_the_games(tmp_path):
 
 @needs_display
 def test_a_bad_config_opens_the_explanation_with_a_way_into_the_operator_menu(tmp_path):
-    from kiosk import drive
+    from testkit import drive
 
     bad = tmp_path / "site.toml"
     bad.write_text('[tray]\nbackend = "serail"\n[kiosk]\nidle_attract_s = 5\n')
@@ -243,6 +243,6 @@ def test_a_bad_config_opens_the_explanation_with_a_way_into_the_operator_menu(tm
 
 def _stop(app) -> None:
     """Stop a kiosk started here (``drive.stop`` also takes it off the shared window)."""
-    from kiosk import drive
+    from testkit import drive
 
     drive.stop(app)

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from kiosk import drive
+from testkit import drive
 from kiosk.rules import RuleError, bot
 from kiosk.ui import overlays
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from kiosk import drive, scenario
+from kiosk import scenario
+from testkit import drive
 
 from .uiplay import open_operator
 

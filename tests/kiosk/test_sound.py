@@ -317,7 +317,7 @@ needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs 
 def heard(app):
     """The kiosk's speaker swapped for a recorder, the settings as the config file has them,
     the kiosk at home; everything put back afterwards."""
-    from kiosk import drive
+    from testkit import drive
 
     from .uiplay import close_overlays
 
@@ -335,7 +335,7 @@ def _at_the_count(app, seed: int = 8):
     """A Hell for Leather game at its count prompt (all dice thrown), on screen."""
     import random
 
-    from kiosk import drive
+    from testkit import drive
 
     from .uiplay import bot_step
 
@@ -354,7 +354,7 @@ def _at_the_count(app, seed: int = 8):
 
 
 def _count_through(count, frames: int = 40) -> None:
-    from kiosk import drive
+    from testkit import drive
 
     for _ in range(frames):
         drive.pump(1)
@@ -370,7 +370,7 @@ def test_the_five_count_shows_five_to_one_big_with_a_tick_each(app, heard):
     count = _at_the_count(app)
     shown: list[tuple[str, float]] = []
     heard.on_play = lambda cue: shown.append((count.text, count.number_text.font_size))
-    from kiosk import drive
+    from testkit import drive
 
     drive.press("prompt:five-count")
     _count_through(count)
@@ -382,9 +382,9 @@ def test_the_five_count_shows_five_to_one_big_with_a_tick_each(app, heard):
 
 @needs_display
 def test_the_five_count_can_be_stopped_and_leaves_confirm_in_reach(app, heard):
-    from kiosk import drive
     from kiosk.ui import overlays
     from kiosk.ui.countdown import START_TEXT
+    from testkit import drive
 
     count = _at_the_count(app)
     overlays.ANIMATION_SCALE["value"] = 1000  # a second lasts long enough to press things mid-count
@@ -410,8 +410,8 @@ def test_the_five_count_can_be_stopped_and_leaves_confirm_in_reach(app, heard):
 @needs_display
 def test_a_fall_during_the_five_count_ends_it_with_the_fallen_dice(app, heard):
     from hardware.events import Collapse, HeatHeight
-    from kiosk import drive
     from kiosk.ui.countdown import fell_text
+    from testkit import drive
 
     count = _at_the_count(app)
     app.controller.handle(HeatHeight(dice=5, t=1.0))
@@ -433,7 +433,7 @@ def test_a_fall_during_the_five_count_ends_it_with_the_fallen_dice(app, heard):
 
 @needs_display
 def test_the_kiosk_sounds_a_lock_and_the_reveal_for_a_secret_round(app, heard):
-    from kiosk import drive
+    from testkit import drive
 
     drive.press("home:new:toy")
     drive.press("setup:start")
@@ -448,7 +448,7 @@ def test_the_kiosk_sounds_a_lock_and_the_reveal_for_a_secret_round(app, heard):
 
 @needs_display
 def test_operator_sets_volume_mute_and_quiet_hours_and_they_are_kept(app, heard):
-    from kiosk import drive
+    from testkit import drive
 
     from .uiplay import open_operator
 

@@ -5,8 +5,9 @@ import re
 
 import pytest
 
-from kiosk import drive, games
+from kiosk import games
 from kiosk.ui import overlays
+from testkit import drive
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 

@@ -11,8 +11,9 @@ import random
 import time
 
 from hardware.events import ButtonColour
-from kiosk import adapters, drive
+from kiosk import adapters
 from kiosk.rules import bot
+from testkit import drive
 
 
 def close_overlays(app) -> None:

@@ -1,6 +1,6 @@
 """Real phones for the end-to-end tests: Debian's chromium, driven by Playwright, beside the kiosk.
 
-The kiosk runs on this thread (``kiosk.drive`` pumps its frames); the browser
+The kiosk runs on this thread (``testkit.drive`` pumps its frames); the browser
 pages are driven from the same thread, so the test waits by pumping the
 kiosk until the page shows what it should.
 """
@@ -39,7 +39,7 @@ def launch(playwright):
 
 
 def pump_until(condition, seconds: float = 10.0, what: str = "") -> None:
-    from kiosk import drive
+    from testkit import drive
 
     end = time.monotonic() + seconds
     while time.monotonic() < end:

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not browser.have_chromium() and not os.environ.g
 
 @pytest.fixture
 def kiosk(tmp_path):
-    from kiosk import drive
+    from testkit import drive
 
     app = drive.start(str(tmp_path / "data"), config_path=browser.kiosk_config(tmp_path, browser.free_port()))
     assert app.phones is not None, app.phones_problem
@@ -34,7 +34,7 @@ def screen_links(tmp_path, name: str) -> list[str]:
     from kivy.core.window import Window
     from PIL import Image
 
-    from kiosk import drive
+    from testkit import drive
 
     drive.pump(12, draw=True)
     shot = Window.screenshot(name=str(tmp_path / f"{name}.png"))
@@ -48,7 +48,7 @@ def joined_as(page) -> str:
 def test_a_second_browser_given_the_join_screens_pixels_cannot_join_another_players_seat(kiosk, tmp_path):
     from playwright.sync_api import sync_playwright
 
-    from kiosk import drive
+    from testkit import drive
 
     from .test_join_screen import gray_hold, texts_on
 
@@ -93,7 +93,7 @@ def test_after_1000_half_open_connections_a_new_phone_joins_within_2_s_and_save_
     kiosk; the unit raises it to 4,096): the caps alone must keep it working."""
     from playwright.sync_api import sync_playwright
 
-    from kiosk import drive
+    from testkit import drive
 
     app = kiosk
     drive.press("home:new:even-odd")
@@ -130,7 +130,7 @@ def test_after_1000_half_open_connections_a_new_phone_joins_within_2_s_and_save_
 def test_a_player_whose_name_has_a_quote_types_normally(kiosk):
     from playwright.sync_api import sync_playwright
 
-    from kiosk import drive
+    from testkit import drive
 
     app = kiosk
     app.start_game("even-odd", {"seed": 4, "players": ["Ann", 'Bo "Ace"', "Cy"]})
@@ -156,7 +156,7 @@ def test_after_lock_in_the_next_prompt_is_brought_into_view(kiosk):
     """Promise Hollows' private self is a long form; the roll that follows it must not arrive out of sight."""
     from playwright.sync_api import sync_playwright
 
-    from kiosk import drive
+    from testkit import drive
     from kiosk.rules import bot
     from tests.kiosk import uiplay
 
@@ -208,7 +208,7 @@ def test_after_lock_in_the_next_prompt_is_brought_into_view(kiosk):
                     reason="Debian's webkit2gtk-driver is installed by scripts/bootstrap.sh")
 def test_in_webkit_a_player_whose_name_has_a_quote_types_normally(kiosk, tmp_path):
     """The same as in Chromium, in WebKit (the engine of every iPhone browser), on a phone-sized window."""
-    from kiosk import drive
+    from testkit import drive
 
     app = kiosk
     app.start_game("even-odd", {"seed": 4, "players": ["Ann", 'Bo "Ace"', "Cy"]})
@@ -234,7 +234,7 @@ def test_from_a_real_page_the_tables_prompt_is_refused_and_junk_closes_the_phone
     prompt (naming a System) is refused, and 60 binary frames close the phone at 50 refusals."""
     from playwright.sync_api import sync_playwright
 
-    from kiosk import drive
+    from testkit import drive
 
     app = kiosk
     app.start_game("promise-hollows", {"seed": 3, "players": ["Ann", "Bo", "Cy", "Di"]})

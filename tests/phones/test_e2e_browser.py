@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(not browser.have_chromium() and not os.environ.g
 
 @pytest.fixture
 def kiosk(tmp_path):
-    from kiosk import drive
+    from testkit import drive
 
     port = browser.free_port()
     app = drive.start(str(tmp_path / "data"), config_path=browser.kiosk_config(tmp_path, port))
@@ -29,8 +29,8 @@ def kiosk(tmp_path):
 def test_four_phones_play_a_whole_even_odd_game(kiosk):
     from playwright.sync_api import sync_playwright
 
-    from kiosk import drive
     from kiosk.rules import bot
+    from testkit import drive
 
     app = kiosk
     drive.press("home:new:even-odd")
@@ -87,8 +87,8 @@ def test_four_phones_play_a_promise_hollows_opening_to_the_first_challenge(kiosk
     prompts (naming the Systems, player=None) stay on the kiosk: no phone may answer for the table."""
     from playwright.sync_api import sync_playwright
 
-    from kiosk import drive
     from kiosk.rules import bot
+    from testkit import drive
     from tests.kiosk import uiplay
 
     app = kiosk

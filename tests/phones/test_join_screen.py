@@ -8,7 +8,7 @@ import json
 import aiohttp
 import pytest
 
-from kiosk import drive
+from testkit import drive
 
 from tests.kiosk.uiplay import pin_in
 

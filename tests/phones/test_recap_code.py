@@ -8,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from kiosk import drive
+from testkit import drive
 
 from . import browser
 

@@ -81,6 +81,17 @@ def test_table_noir_play_stores_the_scenario_for_the_kiosk_and_writes_a_log(tmp_
     assert load_log(log.read_text().splitlines()).state == expected.state
 
 
+def test_table_noir_play_opens_the_kiosk_on_the_stored_game_with_the_kiosks_own_options(tmp_path, monkeypatch, capsys):
+    opened = []
+    monkeypatch.setattr("kiosk.app.main", lambda argv: opened.append(argv) or 0)
+    path = ROOT / "scenarios" / "promise-hollows-gallery-revelation.toml"
+    assert cli.main(["play", "--scenario", str(path), "--data", str(tmp_path), "--size", "1024x600"]) == 0
+    assert opened == [["--size", "1024x600", "--data", str(tmp_path)]]
+    assert "press Resume" in capsys.readouterr().out
+    assert cli.main(["play", "--scenario", str(tmp_path / "nope.toml"), "--data", str(tmp_path)]) == 1
+    assert len(opened) == 1  # a file that cannot be played opens nothing
+
+
 def test_table_noir_play_with_a_missing_file_says_so(tmp_path, capsys):
     assert cli.main(["play", "--scenario", str(tmp_path / "nope.toml"), "--no-kiosk", "--data", str(tmp_path)]) == 1
     assert "cannot read" in capsys.readouterr().err

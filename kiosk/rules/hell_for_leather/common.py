@@ -119,3 +119,12 @@ def new_conflict(state: GameState, narrator_name: str, team: int, position: int,
     plan, kinds = plan_throws(narrator_name, position, [])
     return Conflict(narrator=narrator_name, team=team, position=position, plan=plan, kinds=kinds, skill=skill,
                     dilemma=dilemma, mode=mode)
+
+
+def goal_queue(writers: list[int], owners: list[int], count: int) -> list[list[int]]:
+    """Goals are written backwards, last one first, alternating between the writing teams."""
+    queue = []
+    for slot in range(count - 1, -1, -1):
+        for w, o in zip(writers, owners):
+            queue.append([w, o, slot])
+    return queue

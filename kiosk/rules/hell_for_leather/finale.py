@@ -7,7 +7,7 @@ from .actions import Entrance, Epilogue, Intent, Reward, TakeCup
 from .charts import (
     CURSE, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP, drive_dice, drive_name,
 )
-from .common import alive, alive_members, cup_holder, heal, new_conflict, trauma
+from .common import alive, alive_members, cup_holder, goal_queue, heal, new_conflict, trauma
 from .models import Finale, FinaleSide, GameState, Gauntlet
 
 FINALE_VP = {CURSE: 0, PASS: 1, MERIT: 2}
@@ -81,7 +81,6 @@ def start_gauntlet(state: GameState, team_index: int) -> list[Event]:
     team.heat = GAUNTLET_HEAT
     team.vp = 0
     team.hunter_marks = team.hunter_crossed = 0
-    from .setup_phase import goal_queue
     state.goal_queue = goal_queue([team_index], [team_index], count)
     state.phase = "goals"
     state.cue = (f"Storm the Gauntlet: agree how to break the Network and name {count} Goals. No Felonies, "

@@ -7,8 +7,9 @@ import random
 from ..core import Action, Event, Field, Prompt, RuleError
 from .actions import CreateContestant, Exam, RollGoal, SuddenDeath, WriteGoal
 from .charts import EXAM_TEAMS, GOAL_CHART, INSTINCTS, RESULT_NAMES, ZONES, landing_result
-from .common import alive_members, ensure_living_cup
+from .common import alive_members, ensure_living_cup, goal_queue
 from .models import Contestant, GameState, HellForLeatherSetup, Team
+from .play import begin_play, start_turn
 
 TEXT = 60
 
@@ -49,15 +50,6 @@ def _assign(state: GameState) -> None:
     for i, team in enumerate(state.teams):
         for p in team.members:
             state.contestants[p].team = i
-
-
-def goal_queue(writers: list[int], owners: list[int], count: int) -> list[list[int]]:
-    """Goals are written backwards, last one first, alternating between the writing teams."""
-    queue = []
-    for slot in range(count - 1, -1, -1):
-        for w, o in zip(writers, owners):
-            queue.append([w, o, slot])
-    return queue
 
 
 def start_goals(state: GameState) -> None:
@@ -162,7 +154,6 @@ def apply(state: GameState, action: Action, rng: random.Random) -> list[Event]:
             events = [Event(f"{state.teams[writer].name} sets Goal {slot + 1} for {state.teams[owner].name}: "
                             f"{goal}.", kind="goal")]
         if not state.goal_queue:
-            from .play import begin_play, start_turn
             if state.gauntlet is not None:
                 team = state.teams[state.gauntlet.team]
                 state.active = state.gauntlet.team

@@ -22,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from kiosk import drive
+from testkit import drive
 
 
 def _step(app, rng) -> bool:
@@ -159,13 +159,13 @@ def home_at_size(app, size: tuple[int, int]) -> None:
 
 def shoot_size(out: Path, size_name: str, games: list[str] | None) -> list[Path]:
     """Every shot at one window size, from a fresh kiosk of that size."""
-    size = tuple(int(n) for n in size_name.split("x"))
-    app = drive.start(tempfile.mkdtemp(prefix="tn-shots-"), size=size)
+    width, height = (int(n) for n in size_name.split("x"))
+    app = drive.start(tempfile.mkdtemp(prefix="tn-shots-"), size=(width, height))
     if app.sim_tray is not None:
         app.sim_tray.step(30)  # the simulated tray reports its link and Heat, as it would live
         drive.pump(2)
     prefix = f"{size_name}-"
-    home_at_size(app, size)
+    home_at_size(app, (width, height))
     shots = [out / f"{prefix}home.png"]
     drive.screenshot(str(shots[0]))
     for game in games or list(app.engines):
@@ -253,7 +253,7 @@ def write_sheet(sheet: Path, shots: list[Path], sizes: list[str], width: int = 8
             continue
         with Image.open(shot) as image:
             small = image.convert("RGB")
-            small.thumbnail((width, width), Image.LANCZOS)
+            small.thumbnail((width, width), Image.Resampling.LANCZOS)
             small.save(folder / f"{shot.stem}.jpg", quality=80, optimize=True)
         made.add(shot.stem)
     games = [g for g in TITLES if any(stem.split("-", 1)[-1].startswith(g + "-") for stem in made)]

@@ -1,6 +1,6 @@
 """Photograph every step of every lesson, and attract mode, at a kiosk size (under a real or virtual X screen).
 
-    KIVY_NO_ARGS=1 xvfb-run -a -s "-screen 0 1280x800x24" python -m kiosk.lessonshots OUT_DIR [--size 800x480]
+    KIVY_NO_ARGS=1 xvfb-run -a -s "-screen 0 1280x800x24" python -m testkit.lessonshots OUT_DIR [--size 800x480]
 
 Each lesson is started from Home's Learn button; the bot answers what each step asks
 (through the lesson's runner, so only that step's input is accepted) and the coach's
@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kiosk import drive
+from testkit import drive
 
 
 def shoot_lesson(app, game: str, out: Path, prefix: str, seed: int = 3) -> list[Path]:
@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    size = tuple(int(n) for n in args.size.split("x"))
-    app = drive.start(tempfile.mkdtemp(prefix="tn-lessons-"), size=size)
+    width, height = (int(n) for n in args.size.split("x"))
+    app = drive.start(tempfile.mkdtemp(prefix="tn-lessons-"), size=(width, height))
     prefix = f"{args.size}-"
     shots = [Path(drive.screenshot(str(out / f"{prefix}home-learn.png")))]
     for game in ("even-odd", "clincher", "hell-for-leather", "promise-hollows"):
