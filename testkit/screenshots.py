@@ -142,6 +142,70 @@ def shoot_game(app, game: str, out: Path, prefix: str, seed: int = 7) -> list[Pa
     return shots
 
 
+def at_a_throw(app, seed: int, fluency: int = 2) -> bool:
+    """Start a seeded Hell for Leather game and play it by random legal moves to a conflict
+    throw (fluency ``fluency`` or more, no Finale): True once the narrator is about to throw."""
+    from kiosk.rules import RuleError, bot
+
+    app.start_game("hell-for-leather", {"seed": seed})
+    runner, rng = app.runner, random.Random(seed)
+    for _ in range(600):
+        if runner.outcome is not None:
+            return False
+        state = runner.session.state
+        if any(p.action == "land" for p in runner.awaiting()) and state.fluency >= fluency \
+                and state.phase == "conflict" and state.finale is None and state.conflict.mode == "play":
+            drive.pump(1)
+            return True
+        required = [p for p in runner.awaiting() if not p.optional]
+        try:
+            runner.propose(bot.fill(rng.choice(required), rng))
+        except RuleError:
+            pass
+        _close(app)
+    return False
+
+
+def shoot_fall(app, out: Path, prefix: str) -> list[Path]:
+    """The Heat's fall as the table sees it: the Heat built on the simulated plinth, toppled
+    during a throw, then the fall screen with the tray's count, the faces tapped, the Curse."""
+    shots: list[Path] = []
+
+    def snap(name: str) -> None:
+        shots.append(Path(drive.screenshot(str(out / f"{prefix}hell-for-leather-{name}.png"))))
+
+    tray = app.sim_tray
+    for seed in range(1, 30):
+        if not at_a_throw(app, seed):
+            continue
+        heat = app.runner.session.view(awaiting=False)["heat"]["dice"]
+        if heat < 2:
+            continue
+        tray.build_to(heat)
+        tray.step_until_idle(40)
+        drive.pump(2)
+        snap("9-before-the-throw")
+        tray.throw(accuracy=0.9)
+        tray.step(3)
+        tray.topple(heat - 1)
+        tray.step_until_idle(40)
+        drive.pump(3)
+        fall = app.play.fall
+        if fall is None:
+            continue
+        snap("9-fall-count")
+        for face in range(fall.fell):
+            drive.press(f"fall:face={face % 6 + 1}")
+        snap("9-fall-faces")
+        drive.press("fall:confirm")
+        drive.pump(2)
+        snap("9-fall-curse")
+        drive.press("fall:close")
+        break
+    _close(app)
+    return shots
+
+
 def home_at_size(app, size: tuple[int, int]) -> None:
     """Draw Home again once the window has its size: it was first built while the window
     still had the default 800x480, so at 1280x720 the contact sheet showed a small Home."""
@@ -172,6 +236,8 @@ def shoot_size(out: Path, size_name: str, games: list[str] | None) -> list[Path]
         if game == "toy":
             continue
         shots += shoot_game(app, game, out, prefix)
+        if game == "hell-for-leather" and app.sim_tray is not None:
+            shots += shoot_fall(app, out, prefix)
     unfinished = (games or [g for g in app.engines if g != "toy"])[0]
     app.open_setup(unfinished)  # a game left half-way, so home offers to resume it
     drive.press("setup:start")
@@ -218,6 +284,10 @@ SCREENS = [
     ("6-middle", "The middle of the game"),
     ("7-sim-panel", "The simulated table's panel (desktop only)"),
     ("8-over", "Game over"),
+    ("9-before-the-throw", "Before a throw: the Heat on the plinth"),
+    ("9-fall-count", "The Heat falls during a throw: the tray's count, to confirm"),
+    ("9-fall-faces", "The fallen dice's faces, tapped"),
+    ("9-fall-curse", "The Curse the fall brings"),
 ]
 KIOSK_SCREENS = [
     ("home", "Home"),

@@ -3,16 +3,15 @@ count filled in; only the faces are asked; the Curse is shown large. And before 
 a stack on the plinth that is not the game's Heat is named (issue 29)."""
 
 import os
-import random
 
 import pytest
 
 from testkit import drive
-from kiosk.rules import RuleError, bot
+from testkit.screenshots import at_a_throw
 
 pytestmark = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 
-from .uiplay import back_home, close_overlays  # noqa: E402
+from .uiplay import back_home  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -28,24 +27,7 @@ def _at_a_throw(app, seed: int) -> bool:
     """A Hell for Leather game on screen, in a conflict at fluency 2 or more, its narrator about to throw."""
     if "hell-for-leather" not in app.engines:
         pytest.skip("Hell for Leather has not landed")
-    app.start_game("hell-for-leather", {"seed": seed})
-    runner, rng = app.runner, random.Random(seed)
-    for _ in range(600):
-        if runner.outcome is not None:
-            return False
-        awaiting = runner.awaiting()
-        if any(p.action == "land" for p in awaiting) and runner.session.state.fluency >= 2 \
-                and runner.session.state.phase == "conflict" and runner.session.state.finale is None \
-                and runner.session.state.conflict.mode == "play":
-            drive.pump(1)
-            return True
-        required = [p for p in awaiting if not p.optional]
-        try:
-            runner.propose(bot.fill(rng.choice(required), rng))
-        except RuleError:
-            pass
-        close_overlays(app)
-    return False
+    return at_a_throw(app, seed)
 
 
 def _build_to_the_heat(app) -> int:
