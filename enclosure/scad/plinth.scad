@@ -48,13 +48,9 @@ module cell_base() {
                 cube([2 * cell_hole_in + 4, cell[1] + 2, base_t + cell_lift]);
         }
         // the stop screw through the cup's floor, its nut in a trap open to the table
-        translate([0, 0, table_z - 1]) cylinder(d = 3.4, h = base_t + 2);
-        translate([0, 0, table_z - 1]) cylinder(d = 6.4, h = 1 + 1.2, $fn = 6);
+        translate([0, 0, table_z]) bed_recess(3.4, 6.4, 1.2, base_t + 1, head_fn = 6);
         // the fixed end's screws from below, heads in counterbores
-        for (s = [-1, 1]) along() translate([cell_fixed_u, s * cell_hole_dv / 2, table_z - 1]) {
-            cylinder(d = 3.4, h = 20);
-            cylinder(d = 6, h = 1 + 1.2);
-        }
+        for (s = [-1, 1]) along() translate([cell_fixed_u, s * cell_hole_dv / 2, table_z]) bed_recess(3.4, 6, 1.2, 20);
     }
 }
 
