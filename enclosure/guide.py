@@ -264,7 +264,7 @@ def blocks(config: Config) -> list[Block]:
             "screw, not on the cell. Check: 1 kg on the adapter (a full 1 L bottle) must touch the stop.",
             "Wire the cell to the NAU7802 breakout: red to E+, black to E-, green to A+, white to A- (swap A+ "
             "and A- if the weight reads negative). Stick the board on the base beyond the cell with foam tape. "
-            "Plug the 100 mm STEMMA QT cable from the QT Py into one of its ports; the 500 mm sensor cable "
+            "Plug the 200 mm STEMMA QT cable from the QT Py into one of its ports (it runs round the piezo ring's channel); the 500 mm sensor cable "
             "goes into the other.",
             "Set the tray over the base: the adapter's boss stands in the middle of the floor's hole and "
             "nothing of the base touches the tray (look under with a torch). Fill the cup round the boss with "
