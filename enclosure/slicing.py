@@ -50,7 +50,7 @@ SETTINGS = {
 SUPPORT_EXCEPTIONS: dict[str, tuple[float, str]] = {
     "tray_quarter_mcu": (2.4, "not yet fixed: the USB exit's mouth under the rim, the load cell well's ceiling round the stem's hole, where roofed channels meet"),
     "arm_boom": (3.1, "not yet fixed: the join bay and the groove's ends"),
-    "pad_body": (20.9, "not yet fixed: inside the hood (the issue's 20.9 g); the ribs carry it for the geometric check only"),
+    "pad_body": (8.6, "not yet fixed: the touch marks' back faces (1.2 mm, flat when the body lies on its back; a taper steep enough for the slicer blurs the three shapes test_parts tells apart) and the front wall's bridges between the ribs and the corner posts; the button and wire holes are teardrops"),
 }
 
 
