@@ -237,7 +237,7 @@ def blocks(config: Config) -> list[Block]:
              "are solid from the bed up and take the longest; 15 % infill or 0.28 mm layers save several hours "
              "each without weakening the floor the dice land on."),
         Heading("1. The tray"),
-        Picture("tray_underside", "The tray from below: piezo pockets, the wire channel, the board pocket, "
+        Picture("tray_underside", "The tray from below: piezo pockets, the wire channels (roofed at 45 degrees), the board pocket with the piezo board's beside it, "
                 "the USB exit with its two pegs and the sensor cable's way out under the rim."),
         Items((
             "Fit the four quarters together dry. The dovetails go together one way only; the quarter with the "
