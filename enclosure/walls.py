@@ -43,7 +43,6 @@ class Thin:
 LIMITS: dict[str, tuple[float, str]] = {
     "tray_quarter_mcu": (30.0, "where the sensor cables's 8 mm channel leaves through the rim at 45 degrees, the "
                                "rim's facets leave slivers a few hundredths thick; the slicer drops them"),
-    "pad_body": (10.0, "a 1.03 mm edge on the bed side (y = 0.5 as printed); found by this check, not yet traced"),
 }
 
 # Parts laid across the bed's diagonal (arm.scad turns the boom 45 degrees to fit it): measured along

@@ -78,7 +78,7 @@ module pad_body() {
             }
         for (sx = [-1, 1], sy = [-1, 1])
             translate([sx * (pad_w / 2 - wall - post / 2), sy * (pad_d / 2 - wall - post / 2), -1]) cylinder(d = 2.6, h = 14);
-        for (sx = [-1, 1]) translate([sx * pitch / 2, -pad_d / 2 + 14, rib_hole / 2 + 1]) rotate([0, 90, 0]) linear_extrude(rib_t + 2, center = true) rotate(90) teardrop2d(rib_hole);
+        for (sx = [-1, 1]) translate([sx * pitch / 2, -pad_d / 2 + 14, rib_hole / 2 + 1.5]) rotate([0, 90, 0]) linear_extrude(rib_t + 2, center = true) rotate(90) teardrop2d(rib_hole);
         // cable exit low in the back wall
         translate([0, pad_d / 2 - wall - 1, 0]) rotate([-90, 0, 0]) cylinder(d = cable_d + 1, h = wall + 2);
         translate([-(cable_d + 1) / 2, pad_d / 2 - wall - 1, -1]) cube([cable_d + 1, wall + 2, 1 + (cable_d + 1) / 2]);
