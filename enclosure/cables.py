@@ -117,3 +117,42 @@ def order_problems(steps: list[str], rule: StepRule) -> list[str]:
         if n is not None and n < at:
             found.append(f"{rule.cable} is threaded after the step {words!r}")
     return found
+
+
+# ---- the STEMMA QT cable from the NAU7802 to the QT Py, under the tray's floor ----------------------
+
+QT_SHORT_MM = 200.0      # the BOM's qt_cable_adc, plug end to plug end (a 100 mm one lacks 6 mm: the test says so)
+BEND_MM = 5.0            # what each change of direction (and the drop into a port) takes from the cable
+
+
+def qt_short_route(tray: dict[str, float], cell: dict[str, float]) -> list[tuple[str, float, list[tuple[float, float]]]]:
+    """The short cable's way, leg by leg: (what, mm, points along it in tray x, y). From the NAU7802's outer port
+    along the cell's channel to the piezo ring, round the ring's channel to the board's radial channel, and out
+    along it to the QT Py's inner end, where its STEMMA QT port is (the USB end faces the exit)."""
+    ring, a_cell, a_mcu = tray["piezo_ring_r"], cell["cell_angle"], tray["mcu_angle"]
+    board_end = tray["board_r"] - tray["board_pocket_x"] / 2
+
+    def polar(r: float, degrees: float) -> tuple[float, float]:
+        return r * math.cos(math.radians(degrees)), r * math.sin(math.radians(degrees))
+
+    def steps(n: int) -> list[float]:
+        return [i / n for i in range(n + 1)]
+
+    port = cell["nau_port_u"]
+    return [
+        ("along the cell's channel to the piezo ring", ring - port, [polar(port + t * (ring - port), a_cell) for t in steps(8)]),
+        ("round the piezo ring", ring * math.radians(abs(a_mcu - a_cell)), [polar(ring, a_cell + t * (a_mcu - a_cell)) for t in steps(12)]),
+        ("out to the QT Py's port", board_end - ring, [polar(ring + t * (board_end - ring), a_mcu) for t in steps(6)]),
+    ]
+
+
+def qt_short_problems(route: list[tuple[str, float, list[tuple[float, float]]]], plug: Plug = JST_SH_4,
+                      length: float = QT_SHORT_MM) -> list[str]:
+    """The cable is too short for the route: its length less both plugs' rigid parts and a bend at each turn."""
+    need = sum(mm for _, mm, _ in route) + BEND_MM * (len(route) + 1)
+    free = length - 2 * plug.rigid
+    if need > free:
+        legs = ", ".join(f"{what} {mm:.0f} mm" for what, mm, _ in route)
+        return [f"the {length:g} mm STEMMA QT cable leaves {free:.1f} mm between its plugs; its way under the floor needs "
+                f"{need:.1f} mm ({legs}, and {BEND_MM:g} mm at each of {len(route) + 1} bends)"]
+    return []

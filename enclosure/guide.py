@@ -220,13 +220,15 @@ def blocks(config: Config) -> list[Block]:
                "M3 and M4 screwdrivers or hex keys, a 7 mm spanner for the M4 nuts",
                "calipers (to check the sensor board against `enclosure/bought.py`)",
                "hot-glue gun, CA glue, heat-shrink tubing and a heat gun or lighter",
-               "a file or sandpaper for the dovetails and pegs")),
+               "a file or sandpaper for the dovetails and pegs, a 3 mm drill bit (a pin vice will do) for the screw skins")),
         Heading("Print the parts"),
         Para("Settings for every part: 0.2 mm layers, 3 perimeters (0.4 mm nozzle), 5 top and 5 bottom layers, "
              "gyroid infill at the figure below, **no supports**: every part is laid so that nothing hangs in "
              "the air, which `tests/enclosure/test_printability.py` checks on the STL files. Turn the slicer's "
              "supports **off**: left on auto, PrusaSlicer still adds a few grams to some parts (hole crowns and "
-             "short bridges that print clean without; `enclosure/slicing.py` lists each). Brim where the "
+             "short bridges that print clean without; `enclosure/slicing.py` lists each). Screw recesses that open "
+             "to the bed (the cell base, the screen's back) are closed by a 1.2 mm skin so they print "
+             "without support: open each with a 3 mm drill from the recess side before fitting its screw. Brim where the "
              "table says. The fit between sliding parts is 0.3 mm; if pegs are tight, raise `fit` in "
              "`enclosure/scad/common.scad` to 0.4 and rebuild (`python -m enclosure.build`)."),
         table,
@@ -235,7 +237,7 @@ def blocks(config: Config) -> list[Block]:
              "are solid from the bed up and take the longest; 15 % infill or 0.28 mm layers save several hours "
              "each without weakening the floor the dice land on."),
         Heading("1. The tray"),
-        Picture("tray_underside", "The tray from below: piezo pockets, the wire channel, the board pocket, "
+        Picture("tray_underside", "The tray from below: piezo pockets, the wire channels (roofed at 45 degrees), the board pocket with the piezo board's beside it, "
                 "the USB exit with its two pegs and the sensor cable's way out under the rim."),
         Items((
             "Fit the four quarters together dry. The dovetails go together one way only; the quarter with the "
@@ -247,7 +249,8 @@ def blocks(config: Config) -> list[Block]:
             "clips every knock below the impact threshold. Wire the right-hand pads to the QT Py's A0, A1, A2, "
             "3V3 and GND.",
             "Lay the QT Py in its pocket under the floor, USB-C toward the exit; hold it with a dab of hot glue "
-            "on its edge (not on the USB socket). The piezo board lies in the channel beside it.",
+            "on its edge (not on the USB socket). The piezo board lies in its own pocket beside it, parts up toward the floor, "
+            "its wires into the board's pocket.",
             "Plug the USB cable in and weave it round the two pegs in the exit: a pull on the cable now meets "
             "the pegs, not the QT Py's socket.",
             "Lay the piezos in their pockets with their leads in the ring channel, but **do not glue them yet**.",
@@ -261,7 +264,7 @@ def blocks(config: Config) -> list[Block]:
             "screw, not on the cell. Check: 1 kg on the adapter (a full 1 L bottle) must touch the stop.",
             "Wire the cell to the NAU7802 breakout: red to E+, black to E-, green to A+, white to A- (swap A+ "
             "and A- if the weight reads negative). Stick the board on the base beyond the cell with foam tape. "
-            "Plug the 100 mm STEMMA QT cable from the QT Py into one of its ports; the 500 mm sensor cable "
+            "Plug the 200 mm STEMMA QT cable from the QT Py into one of its ports (it runs round the piezo ring's channel); the 500 mm sensor cable "
             "goes into the other.",
             "Set the tray over the base: the adapter's boss stands in the middle of the floor's hole and "
             "nothing of the base touches the tray (look under with a torch). Fill the cup round the boss with "

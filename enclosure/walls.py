@@ -18,6 +18,7 @@ sloped wall can pass; that is the price of a fast check.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .printability import columns
@@ -42,10 +43,23 @@ class Thin:
 LIMITS: dict[str, tuple[float, str]] = {
     "tray_quarter_mcu": (30.0, "where the sensor cables's 8 mm channel leaves through the rim at 45 degrees, the "
                                "rim's facets leave slivers a few hundredths thick; the slicer drops them"),
-    "arm_boom": (40.0, "slivers down to 0.12 mm in the boom, lying at 45 degrees on the bed; found by this check, "
-                       "not yet traced to a feature: look at the join bay and the groove"),
-    "pad_body": (10.0, "a 1.03 mm edge on the bed side (y = 0.5 as printed); found by this check, not yet traced"),
 }
+
+# Parts laid across the bed's diagonal (arm.scad turns the boom 45 degrees to fit it): measured along
+# x and y as they lie, every edge of a square feature reads as a 0.1 mm chord (the boom's 12 mm peg gave
+# 35 mm² of "slivers"), so they are turned back into their own frame first, where their walls run along
+# the axes.
+LAID_ACROSS_DEG: dict[str, float] = {"arm_boom": 45.0}
+
+
+def part_walls(name: str, mesh: Mesh, cell: float = CELL) -> list[Thin]:
+    """thin_walls of a printed part, measured in its own frame (see LAID_ACROSS_DEG)."""
+    turn = math.radians(-LAID_ACROSS_DEG.get(name, 0.0))
+    if turn:
+        c, s = math.cos(turn), math.sin(turn)
+        mesh = Mesh(tuple((x * c - y * s, x * s + y * c, z) for x, y, z in mesh.vertices))
+    return thin_walls(mesh, cell)
+
 
 _TURNS = {"z": lambda p: p, "x": lambda p: (p[1], p[2], p[0]), "y": lambda p: (p[2], p[0], p[1])}
 _BACK = {"z": lambda p: p, "x": lambda p: (p[2], p[0], p[1]), "y": lambda p: (p[1], p[2], p[0])}

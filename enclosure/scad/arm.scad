@@ -28,11 +28,12 @@ module arm_foot() {
         translate([0, 0, table_z - 1]) cylinder(r = tray_out_r + fit / 2, h = foot_h + 2, $fa = 1);
         translate([post_r, 0, foot_top]) socket();
         // cable: in from the tray's skirt hole, then up the post's bore
-        translate([tray_out_r - 3, 0, cable_z]) rotate([0, 90, 0]) cylinder(d = post_bore, h = post_r - tray_out_r + 3);
+        // (holes lying along x are teardrops, point up, so the foot prints standing without support)
+        translate([tray_out_r - 3, 0, cable_z]) rotate([0, 90, 0]) linear_extrude(post_r - tray_out_r + 3) teardrop2d(post_bore);
         translate([post_r, 0, cable_z]) cylinder(d = post_bore, h = foot_h);
         for (y = [-foot_bolt_dy, foot_bolt_dy]) translate([tray_out_r - 3, y, foot_bolt_z]) rotate([0, 90, 0]) {
-            cylinder(d = 4.4, h = foot_depth + 6);
-            translate([0, 0, foot_depth - 3]) cylinder(d = 9, h = 10);   // room for the nut and a spanner
+            linear_extrude(foot_depth + 6) teardrop2d(4.4);
+            translate([0, 0, foot_depth - 3]) linear_extrude(10) teardrop2d(9);   // room for the nut and a spanner
         }
     }
 }
@@ -40,12 +41,22 @@ module arm_foot() {
 // One post piece, standing, bottom of its body at z = 0. A socket at each end:
 // a peg sticking out of a piece lying on its side would hang in the air, so the
 // pieces are joined by separate joiners (below) that print standing up.
+// It prints on its side with -x up (rotate([0, 90, 0]) below), so its holes have roofs toward -x: the bore
+// is a teardrop, and each socket's ceiling is chamfered at 45 degrees, leaving a shorter flat bridge.
+socket_chamfer = 2;
+module socket_roofed() {
+    w = spigot + fit;
+    translate([0, 0, -spigot_len - 1]) linear_extrude(spigot_len + 2) hull() {
+        square(w, center = true);
+        translate([-w / 2 - socket_chamfer / 2, 0]) square([socket_chamfer, w - 2 * socket_chamfer], center = true);
+    }
+}
 module arm_post() {
     difference() {
         translate([-post_w / 2, -post_w / 2, 0]) cube([post_w, post_w, post_len]);
-        translate([0, 0, post_len]) socket();
-        translate([0, 0, spigot_len]) rotate([180, 0, 0]) socket();
-        translate([0, 0, -1]) cylinder(d = post_bore, h = post_len + 2);
+        translate([0, 0, post_len]) socket_roofed();
+        translate([0, 0, spigot_len]) rotate([180, 0, 0]) socket_roofed();
+        translate([0, 0, -1]) linear_extrude(post_len + 2) teardrop2d(post_bore);
     }
 }
 

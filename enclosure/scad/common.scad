@@ -164,3 +164,26 @@ module sector(r, a0, a1) {
     steps = max(2, ceil((a1 - a0) / 3));
     polygon(concat([[0, 0]], [for (i = [0:steps]) let(a = a0 + (a1 - a0) * i / steps) [r * cos(a), r * sin(a)]]));
 }
+
+// A screw's hole with its head's (or nut's) recess open to the bed, cut so it prints without support:
+// the recess's ceiling would be a ring hanging in the air, and a slicer on auto supports it. Instead a
+// skin closes the recess (the slicer bridges its first layer from wall to wall) and the hole starts above
+// it; the maker opens it with a 3 mm drill. The skin is as thick as the walls check's minimum (1.2 mm), so
+// no thin plate hides under a screw. z = 0 is the bed; head_fn 6 for a nut.
+module bed_recess(hole_d, head_d, depth, h, head_fn = 0, skin = 1.2) {
+    translate([0, 0, -1]) cylinder(d = head_d, h = depth + 1, $fn = head_fn > 0 ? head_fn : $fn);
+    translate([0, 0, depth + skin]) cylinder(d = hole_d, h = h - depth - skin);
+}
+
+// A round hole's outline with a teardrop's point toward -x: a hole lying down with its point up prints
+// without support, where a round hole's crown hangs flat; two 45-degree sides meet above it.
+module teardrop2d(d) {
+    r = d / 2;
+    hull() {
+        circle(r = r);
+        polygon([[-r / sqrt(2), -r / sqrt(2)], [-r / sqrt(2), r / sqrt(2)], [-r * sqrt(2), 0]]);
+    }
+}
+
+// That hole lying along x (centred, length h), point up (+z).
+module teardrop_x(d, h) { rotate([0, 90, 0]) linear_extrude(h, center = true) teardrop2d(d); }

@@ -69,10 +69,16 @@ module pad_body() {
             for (i = [0 : 2]) translate([(i - 1) * pitch, mark_y, body_h])
                 touch_mark(["square", "circle", "triangle"][i]);
         }
-        for (i = [0 : 2]) translate([(i - 1) * pitch, button_y, body_h - panel_t - 1]) cylinder(d = button_hole, h = panel_t + 2);
+        // The body prints on its back, so -y points up: the button holes and the ribs' wire holes are teardrops
+        // pointing -y, the buttons' cut off 1.1 mm past the hole (under the ring, which still bears all round).
+        for (i = [0 : 2]) translate([(i - 1) * pitch, button_y, body_h - panel_t - 1]) linear_extrude(panel_t + 2)
+            intersection() {
+                rotate(90) teardrop2d(button_hole);
+                translate([-button_hole, -button_hole / 2 - 1.1]) square([2 * button_hole, 2 * button_hole]);
+            }
         for (sx = [-1, 1], sy = [-1, 1])
             translate([sx * (pad_w / 2 - wall - post / 2), sy * (pad_d / 2 - wall - post / 2), -1]) cylinder(d = 2.6, h = 14);
-        for (sx = [-1, 1]) translate([sx * pitch / 2, -pad_d / 2 + 14, rib_hole / 2 + 1]) rotate([0, 90, 0]) cylinder(d = rib_hole, h = rib_t + 2, center = true);
+        for (sx = [-1, 1]) translate([sx * pitch / 2, -pad_d / 2 + 14, rib_hole / 2 + 1.5]) rotate([0, 90, 0]) linear_extrude(rib_t + 2, center = true) rotate(90) teardrop2d(rib_hole);
         // cable exit low in the back wall
         translate([0, pad_d / 2 - wall - 1, 0]) rotate([-90, 0, 0]) cylinder(d = cable_d + 1, h = wall + 2);
         translate([-(cable_d + 1) / 2, pad_d / 2 - wall - 1, -1]) cube([cable_d + 1, wall + 2, 1 + (cable_d + 1) / 2]);

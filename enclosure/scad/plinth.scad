@@ -48,13 +48,9 @@ module cell_base() {
                 cube([2 * cell_hole_in + 4, cell[1] + 2, base_t + cell_lift]);
         }
         // the stop screw through the cup's floor, its nut in a trap open to the table
-        translate([0, 0, table_z - 1]) cylinder(d = 3.4, h = base_t + 2);
-        translate([0, 0, table_z - 1]) cylinder(d = 6.4, h = 1 + 1.2, $fn = 6);
+        translate([0, 0, table_z]) bed_recess(3.4, 6.4, 1.2, base_t + 1, head_fn = 6);
         // the fixed end's screws from below, heads in counterbores
-        for (s = [-1, 1]) along() translate([cell_fixed_u, s * cell_hole_dv / 2, table_z - 1]) {
-            cylinder(d = 3.4, h = 20);
-            cylinder(d = 6, h = 1 + 1.2);
-        }
+        for (s = [-1, 1]) along() translate([cell_fixed_u, s * cell_hole_dv / 2, table_z]) bed_recess(3.4, 6, 1.2, 20);
     }
 }
 
@@ -73,7 +69,8 @@ if (part == "plinth_chain") { plinth(); cell_adapter(); load_cell(); }          
 
 echo(plinth_h = plinth_h, plinth_top = plinth_top, stem_hole_d = stem_hole_d, stop_gap = stop_gap,
      cell_boss_bottom = cell_boss_bottom, cup_floor = table_z + base_t, well_top = well_top, adapter_top = adapter_top,
-     cell_z = cell_z, table_z = table_z, well_end_u = well_end_u, cell_angle = cell_angle);
+     cell_z = cell_z, table_z = table_z, well_end_u = well_end_u, cell_angle = cell_angle,
+     nau_port_u = nau_u + nau_board[0]);   // its outer STEMMA QT port, where the 100 mm cable to the QT Py starts
 
 // The weighing with its bought parts in colour and labelled, for the build guide (not printed):
 // printed parts blue, the load cell aluminium, the NAU7802 board, the stop screw, the oil.
@@ -83,7 +80,9 @@ module callout(xy, z_part, z_label, words) {
     translate([xy[0], xy[1], z_part]) cylinder(d = 0.5, h = z_label - z_part);
     translate([xy[0], xy[1], z_label + 1]) rotate([70, 0, 30]) linear_extrude(0.6) text(words, size = 6, valign = "bottom");
 }
-module nau7802_board() { along() translate([80, -8.9, table_z + base_t + 1]) cube([25.4, 17.8, 1.6]); }
+nau_u = 80;                          // the NAU7802 breakout on the base, from u = nau_u outward (1 x 0.7 in)
+nau_board = [25.4, 17.8, 1.6];
+module nau7802_board() { along() translate([nau_u, -nau_board[1] / 2, table_z + base_t + 1]) cube(nau_board); }
 module weighing_callouts() {
     color("SteelBlue") { plinth(); cell_adapter(); cell_base(); }
     color("Silver") load_cell();

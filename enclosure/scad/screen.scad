@@ -75,7 +75,7 @@ module shell() {
         for (i = [-5 : 5]) translate([i * 14 - 2.5, case_out[1] / 2 - case_wall - 1, bezel_t + display_t + 6]) cube([5, case_wall + 2, case_d - bezel_t - display_t - 12]);
         // bolts for the cheeks
         for (sx = [-1, 1], h = cheek_holes) translate([sx * case_out[0] / 2, -case_out[1] / 2 + h[0] * case_out[1], h[1] * case_d])
-            rotate([0, 90, 0]) cylinder(d = 3.4, h = 3 * case_wall, center = true);
+            teardrop_x(3.4, 3 * case_wall);
     }
 }
 
@@ -94,8 +94,7 @@ module back_cover() {
         for (a = tie_anchor_at) translate([a[0] - tie_tunnel[0] / 2, gpio_at[1] + a[1] - tie_anchor[1] / 2 - 1, back_t - 0.02]) cube([tie_tunnel[0], tie_anchor[1] + 2, tie_tunnel[1]]);
         // the shell's bosses: room for them in the lip, and the screws into their inserts
         for (p = boss_at) translate([p[0], p[1], -1]) {
-            cylinder(d = 3.4, h = back_t + 5);
-            cylinder(d = 6.5, h = 1 + 1.5);    // the screw's head sits in it: 1.5 mm of plate stays under it
+            translate([0, 0, 1]) bed_recess(3.4, 6.5, 1.5, back_t + 4);   // the screw's head sits in it: 1.5 mm of plate stays under it
             // the boss's notch through the lip starts at the plate's top (z = back_t), and runs out past the
             // lip's outer edge, so no sliver of lip is left beside it (tests/enclosure/test_walls.py)
             translate([0, 0, 1 + back_t]) hull() {
@@ -103,10 +102,8 @@ module back_cover() {
                 translate([-(boss_d + 2 * fit + 1) / 2, p[1] > 0 ? 0 : -8, 0]) cube([boss_d + 2 * fit + 1, 8, 10]);
             }
         }
-        for (sx = [-1, 1], sy = [-1, 1]) translate([sx * display_holes[0] / 2, sy * display_holes[1] / 2, -1]) {
-            cylinder(d = 3.4, h = post_len + 2);
-            cylinder(d = 6.5, h = 1 + 2);   // screw head sits flush
-        }
+        for (sx = [-1, 1], sy = [-1, 1]) translate([sx * display_holes[0] / 2, sy * display_holes[1] / 2, 0])
+            bed_recess(3.4, 6.5, 2, post_len + 1);   // screw head sits flush
         translate([gpio_at[0] - gpio_slot[0] / 2, gpio_at[1] - gpio_slot[1] / 2, -1]) cube([gpio_slot[0], gpio_slot[1], back_t + 2]);
         // vent slots over the Pi
         for (i = [-4 : 4]) translate([i * 10 - 2, -case_in[1] / 2 + 12, -1]) cube([4, 36, back_t + 2]);

@@ -25,32 +25,37 @@ mcu_angle = arm_angle + 18;
 usb_plug = 18;                         // a USB plug with its boot, out of the board's end
 board_r = tray_r - 10 - usb_plug - board_pocket[0] / 2;    // board centre, radially
 usb_exit_w = 14;
+// The piezo board (hardware/boards/piezo_board.py: 41 x 21 mm cut stripboard) lies beside the tray's
+// board, lengthwise along the radius, in a pocket of its own: a 2 mm wall keeps the tray's board snug, and a
+// notch through it at the inner end lets the three wires across.
+piezo_board = [41, 21];
+piezo_board_pocket = [piezo_board[0] + 2 * fit, piezo_board[1] + 2 * fit];
+piezo_wall = 2;
+piezo_board_y = board_pocket[1] / 2 + piezo_wall + piezo_board_pocket[1] / 2;   // across the radius, from the board's centre
 relief_pegs = [[tray_r - 2, -2], [tray_r - 9, 2]];      // the USB cable weaves between them (radial, across)
 relief_peg_d = 5;
 tail_r = [tray_r * 0.35, tray_r * 0.8];   // where the dovetails sit along each seam
 
+// A wire channel's cross-section (across it, up from the bed): w wide, pocket_h high at the
+// middle, its roof two 45-degree slopes.
+module channel_profile(w = channel_w) {
+    h = pocket_h - w / 2;
+    polygon([[-w / 2, 0], [w / 2, 0], [w / 2, h], [0, pocket_h], [-w / 2, h]]);
+}
+
 // Everything under the floor, in 2D: pockets and channels open to the bed.
 module underside2d(mcu) {
     for (a = [45 : 90 : 359]) rotate(a) translate([piezo_ring_r, 0]) circle(d = piezo_d);
-    difference() { circle(r = piezo_ring_r + channel_w / 2); circle(r = piezo_ring_r - channel_w / 2); }
     if (mcu) {
         rotate(mcu_angle) {
             translate([board_r, 0]) square(board_pocket, center = true);
-            translate([piezo_ring_r, -channel_w / 2]) square([board_r - piezo_ring_r, channel_w]);
+            translate([board_r, piezo_board_y]) square(piezo_board_pocket, center = true);
+            translate([board_r - board_pocket[0] / 2 + 1, board_pocket[1] / 2 - 1]) square([5, piezo_wall + 2]);   // the wires' notch
             difference() {   // the USB exit, with the cable's strain relief pegs standing in it
                 translate([board_r, -usb_exit_w / 2]) square([tray_out_r + 2 - board_r, usb_exit_w]);
                 for (p = relief_pegs) translate(p) circle(d = relief_peg_d);
             }
         }
-        // the sensor cable: from the board to the arm's foot, out under the rim
-        hull() {
-            rotate(mcu_angle) translate([board_r, -board_pocket[1] / 2 + 4]) square(8, center = true);
-            rotate(arm_angle) translate([tray_r - 4, 0]) square(8, center = true);
-        }
-        rotate(arm_angle) translate([tray_r - 8, -4]) square([rim_t + 12, 8]);
-        // the load cell's well to the sensor cable's channel: the STEMMA QT cables of the NAU7802 on the cell's base
-        // (straight out along the cell's line, under the piezo, into the sensor cable's channel)
-        along() translate([well_end_u - 4, -4]) square([tray_r - 8 - well_end_u + 4, 8]);
     }
 }
 
@@ -67,6 +72,21 @@ module tray_whole(mcu = false) {
         for (a = [45 : 90 : 359]) rotate(a) translate([piezo_ring_r, 0, -under_h - 0.01])
             cylinder(d = piezo_d, h = skirt_h + 1.2);
         translate([0, 0, -under_h - 0.01]) linear_extrude(pocket_h) underside2d(mcu);
+        // the piezos' wire channels: the ring through the pockets and, in the board's quarter, out to the
+        // board. Their ceilings are 45-degree roofs, not flat bridges a seam cuts open (the slicer supports those)
+        translate([0, 0, -under_h - 0.01]) {
+            rotate_extrude($fn = 360) translate([piezo_ring_r, 0]) channel_profile();
+            if (mcu) rotate(mcu_angle) translate([piezo_ring_r, 0, 0]) rotate([90, 0, 90]) linear_extrude(board_r - piezo_ring_r) channel_profile();
+            // the load cell's well to the sensor cable's channel: the STEMMA QT cables of the NAU7802 on the
+            // cell's base (straight out along the cell's line, under the piezo, into the sensor cable's channel)
+            // the sensor cable: from the board to the arm's foot, out under the rim
+            if (mcu) hull() {
+                rotate(mcu_angle) translate([board_r - 4, -board_pocket[1] / 2 + 4, 0]) rotate([90, 0, 90]) linear_extrude(8) channel_profile(8);
+                rotate(arm_angle) translate([tray_r - 8, 0, 0]) rotate([90, 0, 90]) linear_extrude(8) channel_profile(8);
+            }
+            if (mcu) rotate(arm_angle) translate([tray_r - 8, 0, 0]) rotate([90, 0, 90]) linear_extrude(rim_t + 12) channel_profile(8);
+            if (mcu) along() translate([well_end_u - 4, 0, 0]) rotate([90, 0, 90]) linear_extrude(tray_r - 8 - well_end_u + 4) channel_profile(8);
+        }
         // the plinth's stem passes through the centre; the load cell's base stands in a well under
         // the board's quarter, on the table, touching nothing of the tray (plinth.scad)
         translate([0, 0, -under_h - 1]) cylinder(d = stem_hole_d, h = under_h + 2);
@@ -75,7 +95,7 @@ module tray_whole(mcu = false) {
         if (mcu) {
             // two M4 bolts hold the arm's foot against the rim
             for (y = [-foot_bolt_dy, foot_bolt_dy]) rotate(arm_angle) translate([tray_r - 3, y, foot_bolt_z])
-                rotate([0, 90, 0]) cylinder(d = 4.4, h = rim_t + 6);
+                rotate([0, 90, 0]) linear_extrude(rim_t + 6) teardrop2d(4.4);   // point up: no support
         }
     }
 }
@@ -114,4 +134,5 @@ if (part == "tray_whole") tray_whole(true);
 cable_in_tray = norm([board_r * cos(mcu_angle), board_r * sin(mcu_angle)] - [(tray_r + rim_t) * cos(arm_angle), (tray_r + rim_t) * sin(arm_angle)]) + 30;
 echo(cable_in_tray = cable_in_tray, piezo_pockets = 4);
 // Facts the build script reads back.
-echo(floor_t = floor_t, under_h = under_h, pocket_h = pocket_h, board_pocket_x = board_pocket[0], board_pocket_y = board_pocket[1], board_r = board_r, mcu_angle = mcu_angle, relief_peg_r = relief_pegs[0][0], relief_peg_y = relief_pegs[0][1], usb_exit_w = usb_exit_w, usb_plug = usb_plug, arm_angle = arm_angle, foot_bolt_dy = foot_bolt_dy, foot_bolt_z = foot_bolt_z, seat_d = seat_d, seat_depth = target_disc_t, rim_h = rim_h, piezo_ring_r = piezo_ring_r);
+echo(floor_t = floor_t, under_h = under_h, pocket_h = pocket_h, board_pocket_x = board_pocket[0], board_pocket_y = board_pocket[1], board_r = board_r, mcu_angle = mcu_angle, relief_peg_r = relief_pegs[0][0], relief_peg_y = relief_pegs[0][1], usb_exit_w = usb_exit_w, usb_plug = usb_plug, arm_angle = arm_angle, foot_bolt_dy = foot_bolt_dy, foot_bolt_z = foot_bolt_z, seat_d = seat_d, seat_depth = target_disc_t, rim_h = rim_h, piezo_ring_r = piezo_ring_r,
+     piezo_pocket_x = piezo_board_pocket[0], piezo_pocket_y = piezo_board_pocket[1], piezo_pocket_at = piezo_board_y);

@@ -25,6 +25,11 @@ CHANNELS = 3
 ANALOG = ("A0", "A1", "A2")           # the QT Py's pins (a Pico: GP26, GP27, GP28)
 COLUMNS, ROWS = 16, 8
 V33_ROW, GND_ROW = 0, 7
+# The cut board as it lies in its pocket under the tray's floor (enclosure/scad/tray.scad, piezo_board_pocket):
+# 16 x 8 holes at 2.54 mm plus the cut edges, and how far it stands from its underside to the top of its
+# tallest part (1.6 mm board, the 1N5817s lying down, the solder under it).
+OUTLINE_MM = (41.0, 21.0)
+HEIGHT_MM = 6.0
 
 
 def schematic() -> Schematic:

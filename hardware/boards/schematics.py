@@ -103,7 +103,7 @@ def load_cell(path: Path) -> Path:
         d += adc
         for (colour, pin_name) in CELL_WIRES:
             d += elm.Line().left().at(getattr(adc, pin_name)).length(2.5).label(f"cell {colour}", loc="top")
-        d += elm.Line().right().at(adc.inR1).length(5).label("to the QT Py, 100 mm cable", loc="top")
+        d += elm.Line().right().at(adc.inR1).length(5).label("to the QT Py, 200 mm cable", loc="top")
         d += elm.Line().right().at(adc.inR2).length(5).label("to the VL53L0X, 500 mm cable", loc="top")
     return _save(d, path)
 

@@ -46,3 +46,27 @@ def test_a_guide_that_threads_too_late_or_too_early_is_caught():
     rule = cables.SENSOR_CABLE_STEPS
     assert cables.order_problems(["Thread the 500 mm cable", "Push a joiner in"], rule)
     assert cables.order_problems(["Push a joiner in", "Only then glue", "Thread the 500 mm cable"], rule)
+
+
+def test_a_route_longer_than_the_short_cable_is_caught():
+    route = [("a long way", 220.0, [])]
+    found = cables.qt_short_problems(route)
+    assert found and "200 mm" in found[0] and "a long way 220 mm" in found[0]
+
+
+@needs_openscad
+def test_the_short_cable_reaches_from_the_nau7802_to_the_qt_py_through_open_channels(built, mesh):
+    """The BOM's cable is long enough (a 100 mm one, the BOM's first choice, is not) and its way is open."""
+    from enclosure.bom import load_bom
+    _, parts = built
+    tray = parts["tray_quarter_mcu"]["facts"]
+    route = cables.qt_short_route(tray, parts["cell_base"]["facts"])
+    line = next(p for p in load_bom().part if p.id == "qt_cable_adc")
+    assert f"{cables.QT_SHORT_MM:g} mm" in line.name
+    assert cables.qt_short_problems(route) == []
+    assert cables.qt_short_problems(route, length=100.0), "a 100 mm cable now reaches: the BOM could buy the shorter one"
+    quarter = mesh("tray_quarter_mcu")
+    bed = -tray["under_h"]
+    for what, _, points in route:
+        solid = quarter.any_inside([(x, y, bed + 2) for x, y in points[1:-1]])
+        assert solid is None, f"the short cable's way {what} runs into the tray at {solid}"

@@ -105,6 +105,25 @@ def test_the_board_pocket_holds_a_qt_py_snugly(built, mesh):
     assert tray.contains(rotated(f["board_r"] - half_x - 1, 6, z, f["mcu_angle"]))
 
 
+def test_the_piezo_board_lies_in_a_pocket_of_its_own_beside_the_board(built, mesh):
+    """The 41 x 21 mm piezo board, with its parts standing on it, fits under the floor (the 6 mm wire channel
+    the guide once put it in does not take it), and a notch lets its three wires into the board's pocket."""
+    from hardware.boards import piezo_board
+    _, parts = built
+    f = parts["tray_quarter_mcu"]["facts"]
+    tray = mesh("tray_quarter_mcu")
+    length, width = piezo_board.OUTLINE_MM
+    at = f["piezo_pocket_at"]
+    assert f["piezo_pocket_x"] >= length + 0.4 and f["piezo_pocket_y"] >= width + 0.4
+    assert f["pocket_h"] >= piezo_board.HEIGHT_MM + 1        # a millimetre of air over its tallest part
+    bed = -f["under_h"]
+    points = [rotated(f["board_r"] + u * (length / 2 - 0.1), at + v * (width / 2 - 0.1), bed + z, f["mcu_angle"])
+              for u in (-1, -0.5, 0, 0.5, 1) for v in (-1, 0, 1) for z in (0.3, piezo_board.HEIGHT_MM / 2, piezo_board.HEIGHT_MM)]
+    assert tray.any_inside(points) is None, "the piezo board's place under the floor is not empty"
+    # the way for its wires into the tray's board's pocket (a notch at the inner end; the test above keeps the rest snug)
+    assert not tray.contains(rotated(f["board_r"] - f["board_pocket_x"] / 2 + 3.5, f["board_pocket_y"] / 2 + 1, bed + 2, f["mcu_angle"]))
+
+
 def test_a_pulled_usb_cable_meets_the_strain_relief(built, mesh, config):
     _, parts = built
     f = parts["tray_quarter_mcu"]["facts"]
@@ -141,7 +160,8 @@ def test_the_back_screws_into_inserts_in_the_shell(case):
         assert not shell.contains((x, y, top - 2))                                    # the insert's hole
         assert all(shell.contains(p) for p in [(x + hole_r + 1, y, top - 2), (x, y - math.copysign(hole_r + 1, y), top - 2)])
         assert shell.contains((x, y, top - f["insert_hole_depth"] - 1))               # a floor under it
-        assert not back.contains((x, y, 1.5)) and back.contains((x + 3.5, y, 1.5))   # the screw through the back
+        # the screw through the back: its head's recess, and its hole above the skin a 3 mm drill opens
+        assert not back.contains((x, y, 1.0)) and not back.contains((x, y, 2.9)) and back.contains((x + 3.5, y, 1.5))
         # the back's lip leaves room for the boss, so the cover closes
         assert not back.contains((x, math.copysign(f["boss_y"] + 2, y), f["back_t"] + 1.5))
 

@@ -34,9 +34,26 @@ PRINTED = [p.name for p in enclosure_build.PARTS if p.printed]
 @needs_openscad
 @pytest.mark.parametrize("name", PRINTED)
 def test_each_part_has_no_wall_thinner_than_three_perimeters(name, mesh):
-    assert walls.problems(name, walls.thin_walls(mesh(name))) == []
+    assert walls.problems(name, walls.part_walls(name, mesh(name))) == []
 
 
 @needs_openscad
 def test_the_screen_backs_plate_under_the_screws_is_solid(mesh):
     assert not [t for t in walls.thin_walls(mesh("screen_back")) if t.axis == "z"]
+
+
+def test_a_part_laid_at_45_degrees_is_measured_in_its_own_frame_where_a_thin_plate_still_shows():
+    import math
+
+    from enclosure.stl import Mesh
+
+    def turned(shape):
+        a = math.radians(45)
+        return Mesh(tuple((x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a), z) for x, y, z in shape.vertices))
+
+    walls.LAID_ACROSS_DEG["laid"] = 45.0
+    try:
+        assert walls.problems("laid", walls.part_walls("laid", turned(solid((0, 0, 0, 12, 12, 15))))) == []
+        assert walls.problems("laid", walls.part_walls("laid", turned(solid((0, 0, 0, 30, 0.6, 20)))))   # an upright 0.6 mm fin
+    finally:
+        del walls.LAID_ACROSS_DEG["laid"]
