@@ -385,7 +385,8 @@ def open_virtual_bench(config: Config, design: Design | str = "low-limit", seed:
 
     chosen = DESIGNS[design] if isinstance(design, str) else design
     link = os.path.join(tempfile.mkdtemp(prefix="table-noir-bench-"), "tray")
-    virtual = VirtualTray(config, seed=seed, link=link, start_dice=0, pace=pace)
+    # The optical steps judge the VL53L0X alone (the weighing steps are hardware/weigh_bench.py).
+    virtual = VirtualTray(config, seed=seed, link=link, start_dice=0, pace=pace, weigh=False)
     virtual.sim.use_optics(OpticalSensor(config.geometry, chosen))
     virtual.start()
     tray = SerialTray(config.tray, port=virtual.path, retry_s=0.05)

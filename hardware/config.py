@@ -77,6 +77,21 @@ class PadsConfig(Strict):
         return self
 
 
+class ScaleConfig(Strict):
+    """The load cell under the Heat's plinth and its ADC (docs/sensing.md): the kit's wiring rows and
+    BOM lines are generated from these."""
+
+    adc: Literal["nau7802"] = Field("nau7802", description="the 24-bit ADC: a NAU7802 breakout on the STEMMA QT bus")
+    i2c_address: int = Field(0x2A, ge=0x08, le=0x77, description="the NAU7802's 7-bit I2C address (fixed by the chip)")
+    rate_sps: Literal[10, 20, 40, 80, 320] = Field(80, description="NAU7802 conversions a second")
+    gain: Literal[1, 2, 4, 8, 16, 32, 64, 128] = Field(128, description="NAU7802 PGA gain")
+    cell_capacity_g: int = Field(1000, ge=100, le=5000, description="the bar load cell's rated capacity")
+    cell_rated_mv_per_v: float = Field(1.0, ge=0.5, le=3.0, description="the cell's rated output at capacity")
+    cell_wires: tuple[str, str, str, str] = Field(("E+", "E-", "A+", "A-"),
+                                                  description="the cell's four wires, as the NAU7802 board names them")
+    plinth_height_mm: float = Field(20.0, ge=20, le=60, description="the plinth's top above the tray floor")
+
+
 class TrayConfig(Strict):
     backend: Literal["serial", "i2c", "sim"] = "sim"
     serial_port: str = Field(
@@ -86,6 +101,7 @@ class TrayConfig(Strict):
     i2c_address: int = Field(0x29, ge=0x08, le=0x77, description="the VL53L0X's 7-bit I2C address")
     timing_budget_ms: int = Field(33, ge=20, le=33, description="VL53L0X timing budget per sample")
     settle_ms: int = Field(600, ge=100, le=5000, description="quiet time after which thrown dice count as settled")
+    scale: ScaleConfig = ScaleConfig()
 
 
 class GeometryConfig(Strict):
@@ -147,6 +163,10 @@ class KioskConfig(Strict):
     demo_mode: bool = Field(False, description="convention stand: back to attract after a game ends, or "
                                                "after demo_idle_s with no pad, phone, tray or touch")
     demo_idle_s: int = Field(90, ge=20, le=3600, description="in demo mode, the idle time before attract")
+    keep_finished_days: int = Field(
+        90, ge=0, le=3650,
+        description="days a finished game stays in the kiosk's database before it moves to archive.sqlite3 "
+                    "in the data folder (0: never moved)")
     phones: bool = Field(True, description="let players join with their own phones (see docs/phones.md)")
     volume: int = Field(70, ge=0, le=100, description="loudness of the sound cues, 0 (silent) to 100")
     muted: bool = Field(False, description="true: no sound cues at all")

@@ -84,6 +84,26 @@ class Collapse:
 
 
 @dataclass(frozen=True, slots=True)
+class HeatFalling:
+    """The Heat of ``dice`` has started to fall (a tray that weighs the Heat sends it at once; the
+    ``Collapse`` with the count follows when the plinth is still)."""
+
+    dice: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class HeatMismatch:
+    """The watchman: the Heat's weight (``weighed`` dice) and the VL53L0X's height (``seen`` dice)
+    have disagreed by two dice or more for two seconds: a jammed plinth, a foreign die, a d10
+    resting on the Heat."""
+
+    weighed: int
+    seen: int
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
 class ThrowImpact:
     """A die struck the tray. ``zone``/``face`` are set only where a build can tell."""
 
@@ -134,9 +154,10 @@ class HardwareFault:
 
 
 HEAT_MESSAGES = ("height", "added", "removed", "collapse")
+WEIGHT_MESSAGES = ("falling", "mismatch")  # only from a tray that weighs the Heat, when asked in the hello
 
 
-def heat_event(message: dict[str, Any], t: float) -> HeatHeight | DieAdded | DieRemoved | Collapse:
+def heat_event(message: dict[str, Any], t: float) -> HeatHeight | DieAdded | DieRemoved | Collapse | HeatFalling | HeatMismatch:
     """One Heat message from the tracker (the tray's JSON line or our own
     ``HeatTracker`` dict; both share the shape in firmware/PROTOCOL.md) as a
     typed event stamped ``t``."""
@@ -149,12 +170,16 @@ def heat_event(message: dict[str, Any], t: float) -> HeatHeight | DieAdded | Die
         return DieRemoved(message["dice"], t)
     if kind == "collapse":
         return Collapse(message["fell"], message["standing"], t)
+    if kind == "falling":
+        return HeatFalling(message["dice"], t)
+    if kind == "mismatch":
+        return HeatMismatch(message["weighed"], message["seen"], t)
     raise ValueError(f"not a Heat message: type {kind!r}")
 
 
 PadEvent = Union[ButtonPressed, ButtonReleased, ButtonStuck]
 TrayEvent = Union[
-    HeatHeight, DieAdded, DieRemoved, Collapse, ThrowImpact, ThrowSettled, DistanceSample, LinkUp, LinkDown,
+    HeatHeight, DieAdded, DieRemoved, Collapse, HeatFalling, HeatMismatch, ThrowImpact, ThrowSettled, DistanceSample, LinkUp, LinkDown,
     HardwareFault,
 ]
 HardwareEvent = Union[PadEvent, TrayEvent]

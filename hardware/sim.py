@@ -63,6 +63,7 @@ from typing import TYPE_CHECKING, Optional
 
 from firmware.tray.heat import KNOCK_LEVEL, Calibration, HeatTracker
 from firmware.tray.impact import ImpactDetector
+from firmware.tray.weight import WeightTracker, calibrate_weighing
 
 from .config import Config, GeometryConfig
 from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, TrayEvent, Zone, heat_event
@@ -70,6 +71,7 @@ from .ports import Tray
 
 if TYPE_CHECKING:
     from .optics import OpticalSensor
+    from .weighing import ScaleDesign, WeighingChain
 
 OUT_OF_RANGE_CODES = (8190, 8191)
 REFLECTANCE_D10 = 0.60  # as hardware.optics.REFLECTANCE["d10"] (kept here so the ideal model needs no optics)
@@ -83,6 +85,7 @@ class RawSample:
     distance_mm: Optional[int]
     piezo: float
     others: tuple = ()  # with an optical model that has companions: each one's reading (mm or None)
+    weights: tuple = ()  # with a scale: each (t, code) the NAU7802 finished during this sample
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +109,7 @@ class Truth:
     face: Optional[int] = None
     hit_heat: bool = False
     tumble: int = 0  # for a collapse: samples of falling dice before the new top shows
+    leave_t: float = 0.0  # with a scale: when the first die of a collapse left the plinth (s)
 
 
 @dataclass
@@ -123,13 +127,15 @@ class _Slot:
     flyer: bool = False  # what is at above_mm is a thrown d10, not a hand
     fall: bool = False  # set_stack is the end of a fall (not a hand's work)
     lands: Optional[Zone] = None  # a thrown d10 comes to rest in this zone on this sample
+    tidy: bool = False  # a hand takes a d10 resting on the Heat (and a leaning die) away
 
 
 class TableSimulator:
     """The raw physics of the tray (see the module docstring). Seeded: same seed, same table."""
 
     def __init__(self, geometry: GeometryConfig, seed: int = 0, sample_period_s: float = 0.033,
-                 start_dice: int = 2, offset_mm: float = 0.0, optics: "OpticalSensor | None" = None):
+                 start_dice: int = 2, offset_mm: float = 0.0, optics: "OpticalSensor | None" = None,
+                 scale: "ScaleDesign | None" = None):
         if start_dice < 0 or start_dice > geometry.max_heat_dice:
             raise ValueError(f"start_dice must be 0-{geometry.max_heat_dice}, got {start_dice}")
         self.geometry = geometry
@@ -163,6 +169,13 @@ class TableSimulator:
         self._others: tuple = ()
         if optics is not None:
             self._make_companions(optics)
+        # With a scale, the Heat stands on a plinth over a load cell (hardware/weighing.py). Its
+        # randomness is its own, so the VL53L0X reads the same table with or without it.
+        self.scale: "WeighingChain | None" = None
+        if scale is not None:
+            from .weighing import WeighingChain  # noqa: PLC0415
+
+            self.scale = WeighingChain(scale, seed=seed * 31 + 7, start_dice=start_dice)
 
     # -- planning ---------------------------------------------------------
     def _slot(self, i: int) -> _Slot:
@@ -330,8 +343,12 @@ class TableSimulator:
             if self.optics is not None:
                 self._place_fallen(self.stack, slot.set_stack, slot.fall)
             self.stack = slot.set_stack
+        leave = self._weigh_events(slot) if self.scale is not None else None
         for record in slot.truth:
-            self.truth.append(_stamped(record, self.index, self.t))
+            stamped = _stamped(record, self.index, self.t)
+            if leave is not None and record.kind == "collapse":
+                stamped = dataclasses.replace(stamped, leave_t=round(leave, 6))
+            self.truth.append(stamped)
         self._vibration = max(self._vibration * 0.8, slot.vibrate)
         self._shake = max(self._shake * 0.93, slot.shake)
         self._piezo = self._piezo * 0.55 + slot.knock
@@ -389,10 +406,51 @@ class TableSimulator:
                 distance = max(0, int(round(reading)))
         piezo = min(1.0, self._piezo + abs(rng.gauss(0.0, 0.006)) + 0.008)
         others, self._others = self._others, ()
-        sample = RawSample(round(self.t, 6), distance, round(piezo, 4), others)
+        weights = tuple(self.scale.codes_until(self.t + self.sample_period_s)) if self.scale is not None else ()
+        sample = RawSample(round(self.t, 6), distance, round(piezo, 4), others, weights)
         self.index += 1
         self.t += self.sample_period_s
         return sample
+
+    # -- the scale ------------------------------------------------------------
+    def _weigh_events(self, slot: _Slot) -> float | None:
+        """Tell the weighing chain what this sample's slot does to the plinth; returns when the
+        first die of a collapse starting here leaves it (None if none does)."""
+        chain = self.scale
+        assert chain is not None
+        rng, t, period = chain.rng, self.t, self.sample_period_s
+        leave = None
+        for record in slot.truth:
+            if record.kind == "collapse":
+                leave = t + rng.uniform(0.0, period)
+                chain.fall(leave, record.fell)
+        if slot.tidy or (slot.set_stack is not None and not slot.fall):
+            chain.clear_extras(t)
+        if slot.set_stack is not None and not slot.fall:
+            at = t + rng.uniform(0.0, period)
+            while chain.dice < slot.set_stack:
+                chain.put(at)
+            while chain.dice > slot.set_stack:
+                chain.take(at)
+        if slot.lands is not None:
+            chain.floor_knock(t)  # the d10 lands on the tray floor
+            if leave is None and chain.dice > 0 and rng.random() < slot.shake:
+                chain.strike(t, min(1.0, slot.shake))  # and on its way struck the stack, which held
+            if leave is None and chain.dice > 0 and rng.random() < chain.design.scenery.d10_on_top_chance:
+                chain.rest_d10(t + rng.uniform(0.0, period))
+                self._tidy_later()
+        return leave
+
+    def _tidy_later(self) -> None:
+        """The thrower reaches over the Heat for the d10 resting on it (a second or two later)."""
+        rng = self.scale.rng if self.scale is not None else self.rng
+        start = len(self._slots) + rng.randint(30, 60)
+        for j in range(rng.randint(6, 12)):
+            slot = self._slot(start + j)
+            slot.above_mm = min(self._top_mm(self._planned) + rng.uniform(25, 80), self.geometry.sensor_height_mm - 40)
+            if j == 3:
+                slot.tidy = True
+        self._slot(start + 20)
 
     # -- the optical model ----------------------------------------------------
     def _place_fallen(self, before: int, after: int, fall: bool) -> None:
@@ -509,12 +567,22 @@ class SimTray(Tray):
     link = "sim"
 
     def __init__(self, config: Config, seed: int = 0, realtime: bool = True, stream_distance: bool = True,
-                 start_dice: int = 2):
+                 start_dice: int = 2, weigh: bool = True):
         super().__init__()
         self.config = config
         period = config.tray.timing_budget_ms / 1000.0
-        self.sim = TableSimulator(config.geometry, seed=seed, sample_period_s=period, start_dice=start_dice)
-        self.tracker = HeatTracker(Calibration(config.geometry.sensor_height_mm, config.geometry.die_size_mm))
+        from .weighing import ScaleDesign  # noqa: PLC0415
+
+        # The kit's tray weighs the Heat (docs/sensing.md); weigh=False is the VL53L0X-only tray.
+        self.sim = TableSimulator(config.geometry, seed=seed, sample_period_s=period, start_dice=start_dice,
+                                  scale=ScaleDesign() if weigh else None)
+        line = Calibration(config.geometry.sensor_height_mm, config.geometry.die_size_mm)
+        self.tracker = HeatTracker(line)
+        self.weight: WeightTracker | None = None
+        if self.sim.scale is not None:  # the set weighed on the bench, die by die
+            chain = self.sim.scale
+            self.weight = WeightTracker(calibrate_weighing([chain.still_codes(k, 40) for k in range(15)]),
+                                        distance=line)
         self.impacts = ImpactDetector(settle_ms=config.tray.settle_ms)
         self.stream_distance = stream_distance
         self._clock0 = time.monotonic()
@@ -536,7 +604,7 @@ class SimTray(Tray):
 
     @property
     def heat(self) -> int | None:
-        return self.tracker.level
+        return self.weight.level if self.weight is not None else self.tracker.level
 
     @property
     def connected(self) -> bool:
@@ -616,10 +684,19 @@ class SimTray(Tray):
             out: list[TrayEvent] = []
             if self.stream_distance:
                 out.append(DistanceSample(shown, t))
-            if sample.piezo >= KNOCK_LEVEL:
-                self.tracker.knock(sample.t)  # the tray's piezo helps tell a fall from a hand
-            for event in self.tracker.feed(mm, sample.t):
-                out.append(heat_event(event, t))
+            if self.weight is not None:  # counted by weight; the VL53L0X sees hands and watches
+                if sample.piezo >= KNOCK_LEVEL:
+                    self.weight.knock(sample.t)
+                for event in self.weight.see(mm, sample.t):
+                    out.append(heat_event(event, t))
+                for tw, code in sample.weights:
+                    for event in self.weight.feed(code, tw):
+                        out.append(heat_event(event, self._clock0 + tw))
+            else:
+                if sample.piezo >= KNOCK_LEVEL:
+                    self.tracker.knock(sample.t)  # the tray's piezo helps tell a fall from a hand
+                for event in self.tracker.feed(mm, sample.t):
+                    out.append(heat_event(event, t))
             for event in self.impacts.feed(sample.piezo, t_ms):
                 if event["type"] == "impact":
                     out.append(ThrowImpact(t, strength=float(event.get("strength", 0.0))))

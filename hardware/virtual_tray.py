@@ -40,9 +40,11 @@ from pathlib import Path
 
 from firmware.tray.app import Hooks, TrayApp
 from firmware.tray import protocol
+from firmware.tray.weight import calibrate_weighing
 
 from .config import Config, ConfigError, load_config
 from .sim import TableSimulator, Truth
+from .weighing import ScaleDesign
 
 DEFAULT_LINK = Path(tempfile.gettempdir()) / "table-noir-tray"
 
@@ -82,11 +84,13 @@ class VirtualTray(Hooks):
         start_dice: int = 2,
         pace: float = 1.0,
         max_version: int = protocol.PROTOCOL_VERSION,
+        weigh: bool = True,
     ) -> None:
         self.config = config
         self.max_version = max_version
         self.sim = TableSimulator(
-            config.geometry, seed=seed, sample_period_s=config.tray.timing_budget_ms / 1000.0, start_dice=start_dice
+            config.geometry, seed=seed, sample_period_s=config.tray.timing_budget_ms / 1000.0, start_dice=start_dice,
+            scale=ScaleDesign() if weigh else None,
         )
         self.link = Path(link) if link is not None else None
         if self.link is not None:
@@ -109,7 +113,7 @@ class VirtualTray(Hooks):
     # -- the firmware's hooks -------------------------------------------------
     def _new_app(self) -> TrayApp:
         geometry = self.config.geometry
-        settings = {
+        settings: dict[str, object] = {
             "budget_ms": self.config.tray.timing_budget_ms,
             "settle_ms": self.config.tray.settle_ms,
             "empty_mm": geometry.sensor_height_mm,
@@ -117,6 +121,13 @@ class VirtualTray(Hooks):
             "max_version": self.max_version,
             "boot_id": random.randrange(protocol.MAX_BOOT),  # new at every (re)start, as on the board
         }
+        if self.sim.scale is not None:  # the kit's tray: a load cell, its set weighed on the bench
+            chain = self.sim.scale
+            weighed = calibrate_weighing([chain.still_codes(k, 40) for k in range(15)])
+            settings["scale"] = "ok"
+            settings["weigh_zero"] = int(weighed.zero)
+            settings["weigh_per_die"] = weighed.per_die
+            settings["weigh_spread"] = weighed.spread
         app = TrayApp(self._write, settings, self)
         app.start(self._now_ms())
         return app
@@ -233,6 +244,8 @@ class VirtualTray(Hooks):
             t_ms = int(round(sample.t * 1000))
             self.app.on_piezo(sample.piezo, t_ms)
             self.app.on_sample(sample.distance_mm, t_ms)
+            for tw, code in sample.weights:  # the NAU7802's conversions of this sample period
+                self.app.on_weight(code, int(round(tw * 1000)))
             self.app.tick(t_ms)
 
     def _run(self) -> None:
@@ -300,9 +313,12 @@ class VirtualTray(Hooks):
             self.sim.topple(n)
 
     def idle(self) -> bool:
-        """Whether every action asked for has played out on the table."""
+        """Whether every action asked for has played out on the table, and the tray has counted it
+        (a weighed fall is counted once the plinth is still, a few conversions after the dice left)."""
         with self._lock:
-            return self.sim.busy_samples == 0
+            weight = self.app.weight
+            counting = weight is not None and (weight.falling or weight._moving_since is not None)
+            return self.sim.busy_samples == 0 and not counting
 
 
 HELP = """keys (then Enter):
@@ -364,6 +380,10 @@ def main(argv: list[str] | None = None) -> int:
             'tray.backend = "serial" in the config',
             file=sys.stderr,
         )
+        return 2
+    if args.demo is not None and not 0 < args.demo < float("inf"):  # -1 threw on every tick; nan never
+        print(f"table-noir tray: --demo {args.demo:g}: give the seconds between throws, a number above 0",
+              file=sys.stderr)
         return 2
     try:
         config = load_config(args.config)

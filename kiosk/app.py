@@ -173,6 +173,14 @@ def make_app_class():
             # Sound cues (kiosk.sound): the settings are read at each cue, so the operator's changes apply at once.
             self.sounds = Sounds(lambda: self.config_hw.kiosk, KivyPlayer(Path(data_dir) / "cues" if data_dir else None))
             self.cues = CueListener(self.sounds, playing=lambda: self.sm.current == "play")
+            from kiosk.watchdog import OnScreen, Watchdog  # the standard library only: cheap
+
+            self.watchdog = Watchdog()  # systemd's, fed by drawn frames (inert outside systemd)
+            self.on_screen = OnScreen(self.store)  # the game a restart after a hang goes back to
+            from kiosk.retention import Retention
+
+            self.retention = Retention(self.store, path.parent / "archive.sqlite3",
+                                       lambda: self.config_hw.kiosk.keep_finished_days)
 
         @property
         def config_hw(self):
@@ -302,13 +310,24 @@ def make_app_class():
             Window.bind(on_keyboard=self._on_key, on_key_up=self._on_key_up, on_request_close=self._on_request_close)
             Window.bind(on_touch_down=self._on_any_touch)
             Window.bind(on_flip=self._show_only_what_is_saved)
-            Clock.schedule_interval(self._idle_check, 1.0)
+            self._idle_event = Clock.schedule_interval(self._idle_check, 1.0)
             Clock.schedule_once(self._first_frame, 0)
+            self.watchdog.start(Clock, Window)
             return root
 
         def _first_frame(self, *_):
             self.first_frame_at = time.perf_counter()
-            Clock.schedule_once(lambda dt: self.ready(), 0)
+            Clock.schedule_once(lambda dt: self._back_to_the_game(), 0)
+
+        def _back_to_the_game(self) -> None:
+            """Ready, then, if the last run ended without closing (a hang the watchdog killed, a
+            crash, a cut cable), back into the game it had on screen (kiosk.watchdog.OnScreen)."""
+            self.ready()
+            if self.sm.current == "home" and self.runner is None:
+                sid = self.on_screen.to_resume(within_s=self.config_hw.kiosk.idle_attract_s)
+                if sid is not None:
+                    log.warning("the kiosk did not close cleanly; resuming session %s, which was on screen", sid)
+                    self.resume(sid)
 
         def ready(self) -> None:
             """Everything the first frame did not need: the configuration, the hardware, the engines."""
@@ -615,6 +634,10 @@ def make_app_class():
                 self.fleet.close()  # "offline", said by the stand itself
                 self.fleet = None
             self._close_hardware()
+            self.watchdog.stop()
+            if getattr(self, "_idle_event", None) is not None:
+                self._idle_event.cancel()  # a stopped kiosk neither idles nor archives (its store is closed)
+            self.on_screen.showing(None)  # closed on purpose: the next start opens at home
             self.store.close()
             gc.unfreeze()  # what start-up built may be garbage now (tests start many kiosks in one process)
 
@@ -634,6 +657,7 @@ def make_app_class():
             self.ready()
             self.end_lesson()
             self.controller.runner = None
+            self.on_screen.showing(None)
             if self.phones is not None:
                 self.phones.detach()  # the game's join links stop working
             self.show_screen("home")
@@ -657,7 +681,7 @@ def make_app_class():
             try:
                 self._attach(runner_class().resume(self.store, sid))
             except Exception as err:  # noqa: BLE001 - an unreadable log: say so, keep the kiosk up
-                self.message(f"Cannot resume session {sid}: {err}")
+                self.message(f"Cannot resume session {sid}: {err}", refused=True)
 
         def open_scenarios(self) -> None:
             """Designer mode's "Start from a scenario" (kiosk.ui.scenarios)."""
@@ -689,6 +713,7 @@ def make_app_class():
                 self.end_lesson()  # the real game after a lesson, or any other game
             self.runner = runner
             self.controller.runner = runner
+            self.on_screen.showing(runner.sid)
             self.play.attach(runner)
             self.cues.watch(runner)  # after the play screen: a change is drawn, then heard
             if self.phones is not None:
@@ -759,7 +784,7 @@ def make_app_class():
             log.error("%s", err)
             for overlay in list(self.overlays):
                 overlay.dismiss()
-            self.message(f"{err}. It was taken back: check the storage, then play it again.")
+            self.message(f"{err}. It was taken back: check the storage, then play it again.", refused=True)
             return True
 
         # -- phones (kiosk.phones, docs/phones.md) ---------------------------------------
@@ -822,7 +847,7 @@ def make_app_class():
         def set_phones(self, on: bool) -> None:
             problem = self.change_setting("phones", on)
             if problem:
-                self.message(problem)
+                self.message(problem, refused=True)
                 return
             if on:
                 self._open_phones()
@@ -843,7 +868,7 @@ def make_app_class():
             bar = self.play.bar
             for old in [b for b in bar.children if getattr(b, "tag", "") == "bar:phones"]:
                 bar.remove_widget(old)
-            b = Big("Phones", kind="quiet", size=14, size_hint_x=0.09)
+            b = Big("Phones", kind="quiet", size=theme.READ, size_hint_x=0.09)
             b.tag = "bar:phones"
             b.bind(on_release=lambda *_: self.open_join())
             rules = next(w for w in bar.children if getattr(w, "tag", "") == "bar:rules")
@@ -862,9 +887,11 @@ def make_app_class():
                 self.overlays.remove(overlay)
             theme.screen_changed()  # what is under it is in reach again
 
-        def message(self, text: str) -> None:
+        def message(self, text: str, refused: bool = False) -> None:
+            """Tell the table ``text``: on the play screen in red if something was ``refused``
+            (or failed), else in the notice style; elsewhere as a toast."""
             if self.sm.current == "play":
-                self.play.error.text = esc(text)
+                (self.play.error if refused else self.play.notice).text = esc(text)
                 return
             self.toast_text.text = esc(text)
             self.toast.height, self.toast.opacity = px(44), 1
@@ -917,7 +944,7 @@ def make_app_class():
                     problem = "Not changed: choose a PIN other than the one the kiosk ships with." \
                         if pin == DEFAULT_PIN else self.change_setting("operator_pin", pin)
                     if problem:
-                        self.message(problem)
+                        self.message(problem, refused=True)
                         return
                     on_ok()
 
@@ -1000,6 +1027,7 @@ def make_app_class():
 
         def clear_data(self) -> None:
             self.store.clear()
+            self.retention.forget()  # and the archived ones
             self.store.forget_players()  # the last group's names go with their games
             self.runner = None
             self.go_home()
@@ -1061,6 +1089,7 @@ def make_app_class():
                 self.start_attract()
             if min(idle, now - self.last_event) >= 1.0:
                 self.collect_garbage()
+                self.retention.step()  # old finished games to the archive, a batch per quiet second
 
         def _attract_due(self, idle: float) -> bool:
             """Attract after the idle time; in demo mode (kiosk.demo) sooner, and soon after a game's end."""
@@ -1091,6 +1120,7 @@ def make_app_class():
             for overlay in list(self.overlays):
                 overlay.dismiss()
             self.before_attract = self.sm.current
+            self.on_screen.showing(None)
             if self.controller is not None:
                 self.controller.runner = None
             if self.phones is not None:
@@ -1126,7 +1156,7 @@ def make_app_class():
             try:
                 fn()
             except ValueError as err:
-                self.message(f"Simulated tray: {err}.")
+                self.message(f"Simulated tray: {err}.", refused=True)
                 return
             if not self.realtime_sim and hasattr(self.sim_tray, "step"):
                 self.sim_tray.step(60)
@@ -1159,7 +1189,20 @@ def data_folder_problem(data: str | None) -> str | None:
         return f"{named}: cannot make the folder, {existing} is a file"
     if not os.access(existing, os.W_OK | os.X_OK):
         return f"{named}: {existing} is not writable"
-    return None
+    return _cannot_create_in(existing, named)
+
+
+def _cannot_create_in(folder: Path, named: str) -> str | None:
+    """Try to make a file in ``folder`` that never gets a name (Linux's O_TMPFILE, where the
+    file system has it): ``os.access`` says yes to root everywhere, /proc and read-only
+    mounts included, so only a real try tells. Nothing is left behind, not even a new mtime."""
+    import tempfile
+
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as err:
+        return f"{named}: cannot create files in {folder} ({err.strerror or err})"
 
 
 def config_problem(path: str | None) -> str | None:
@@ -1196,13 +1239,14 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure(SIZES[args.size], fullscreen=args.fullscreen, rotation=args.rotation)
     app_class = make_app_class()
-    app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
     try:
+        app = app_class(config_path=args.config, data_dir=args.data, force_sim=args.sim or not on_pi())
         app.run()  # the configuration is read just after the first frame
-    except Exception as err:  # a bad config stops start-up with its message, not a traceback
+    except Exception as err:  # a bad config or a store that cannot be made: its message, not a traceback
         from hardware.config import ConfigError
+        from kiosk.store import StoreError
 
-        if isinstance(err, ConfigError):
+        if isinstance(err, (ConfigError, StoreError)):
             print(f"table-noir: {err}", file=sys.stderr)
             return 2
         raise

@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 from hardware.events import (
     ButtonPressed, ButtonReleased, ButtonStuck, Collapse, DieAdded, DieRemoved, DistanceSample, HardwareEvent,
-    HardwareFault, HeatHeight, LinkDown, LinkUp, ThrowImpact, ThrowSettled,
+    HardwareFault, HeatHeight, HeatMismatch, LinkDown, LinkUp, ThrowImpact, ThrowSettled,
 )
 from kiosk.rules import RuleError
 
@@ -97,7 +97,8 @@ class Controller:
         self.tray_state = TrayState(expected=tray is not None)
         self.held: set[tuple[int, str]] = set()
         self.last_hardware = "nothing yet"
-        self.on_message: Callable[[str], None] = lambda text: None
+        self.on_message: Callable[..., None] = lambda text, refused=False: None
+        """Tells the screen ``text``; ``refused=True`` for a refusal (shown in red, nothing else is)."""
         self.on_tray: Callable[[TrayState], None] = lambda state: None
         self.on_handled: list[Callable[[Handled], None]] = []
         self.on_hint: Callable[[dict[str, Any]], None] = lambda hint: None
@@ -211,9 +212,9 @@ class Controller:
         player = _player_of(event, self.runner)
         if player is not None and any(p.secret and p.player == player for p in self.runner.awaiting()):
             self.private_notes[player] = err.message
-            self.on_message(f"{player}: not accepted, try again.")
+            self.on_message(f"{player}: not accepted, try again.", refused=True)
         else:
-            self.on_message(f"{_who(event, self.runner)}: {err.message}")
+            self.on_message(f"{_who(event, self.runner)}: {err.message}", refused=True)
 
     def _note(self, event: HardwareEvent) -> None:
         if getattr(event, "from_phone", False):
@@ -245,6 +246,9 @@ class Controller:
             s.connected, s.link, s.detail, s.down_since = True, event.link, event.detail, None
         elif isinstance(event, HardwareFault):
             self.on_message(f"{event.source}: {event.message}")
+        elif isinstance(event, HeatMismatch):  # the tray's watchman: weight and height disagree
+            self.on_message(f"The Heat weighs {event.weighed} dice but looks {event.seen} high: check for a "
+                            f"stuck plinth, a stray die or a d10 resting on it.")
         if not isinstance(event, (DistanceSample, ThrowImpact)):
             self.last_hardware = type(event).__name__
         self.on_tray(s)

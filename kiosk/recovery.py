@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kiosk.store import Store
+from kiosk.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
@@ -89,7 +89,7 @@ def _check_readable(store: Store) -> None:
     store (1,000 games) before the first frame. A damaged page that only one game's
     actions use is found when that game is resumed, and the kiosk says so then.
     """
-    store.sessions()
+    store.unfinished()
     store.db.execute("SELECT name, value FROM settings").fetchall()
 
 
@@ -116,7 +116,19 @@ def _drop_settings(store: Store, names: list[str]) -> Recovery:
 
 
 def _start_afresh(path: Path, problem: str, store_kw: dict[str, Any]) -> tuple[Store, Recovery]:
-    kept = _move_aside(path)
+    """Move the damaged file aside and open a fresh store in its place.
+
+    With no file there, nothing is damaged: the folder itself refuses (under /proc,
+    a read-only mount, a full disk), and no fresh store can help. That is said in one
+    ``StoreError`` naming the file, as is a damaged file that cannot be moved aside.
+    """
+    if not (path.exists() or path.is_symlink()):
+        raise StoreError(f"cannot make the saved-games database {path}: {problem}")
+    try:
+        kept = _move_aside(path)
+    except OSError as err:
+        raise StoreError(f"the saved-games database {path} cannot be opened ({problem}) and cannot be "
+                         f"moved aside ({err.strerror or err})") from err
     log.error("session store %s is damaged (%s); moved it to %s and started a fresh one", path, problem, kept)
     return Store(path, **store_kw), Recovery(problem=problem, kept_at=kept, games_kept=False)
 

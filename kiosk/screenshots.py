@@ -142,6 +142,21 @@ def shoot_game(app, game: str, out: Path, prefix: str, seed: int = 7) -> list[Pa
     return shots
 
 
+def home_at_size(app, size: tuple[int, int]) -> None:
+    """Draw Home again once the window has its size: it was first built while the window
+    still had the default 800x480, so at 1280x720 the contact sheet showed a small Home."""
+    from kivy.core.window import Window
+
+    for _ in range(20):
+        if tuple(Window.size) == tuple(size):
+            break
+        drive.pump(1)
+    home = app.sm.get_screen("home")
+    home._layout = None  # build the cards again, at this size
+    home.rebuild()
+    drive.pump(2)
+
+
 def shoot_size(out: Path, size_name: str, games: list[str] | None) -> list[Path]:
     """Every shot at one window size, from a fresh kiosk of that size."""
     size = tuple(int(n) for n in size_name.split("x"))
@@ -150,6 +165,7 @@ def shoot_size(out: Path, size_name: str, games: list[str] | None) -> list[Path]
         app.sim_tray.step(30)  # the simulated tray reports its link and Heat, as it would live
         drive.pump(2)
     prefix = f"{size_name}-"
+    home_at_size(app, size)
     shots = [out / f"{prefix}home.png"]
     drive.screenshot(str(shots[0]))
     for game in games or list(app.engines):
@@ -217,11 +233,12 @@ TITLES = {"hell-for-leather": "Hell for Leather", "promise-hollows": "Promise Ho
           "even-odd": "The Even/Odd case game", "clincher": "Procedural clincher scenes"}
 
 
-def write_sheet(sheet: Path, shots: list[Path], sizes: list[str], width: int = 480) -> Path:
-    """Write the contact sheet ``sheet`` (Markdown) and its small JPEG copies of ``shots``.
+def write_sheet(sheet: Path, shots: list[Path], sizes: list[str], width: int = 800) -> Path:
+    """Write the contact sheet ``sheet`` (Markdown) and its JPEG copies of ``shots``.
 
-    Each copy is ``width`` px wide (JPEG, quality 80: about 25 KB), so the whole
-    sheet stays a few MB however many screens it shows. Old copies are removed
+    Each copy is ``width`` px wide (JPEG, quality 80: about 50 KB): an 800x480 screen at its
+    own size, a 1280x720 one at 62 %, so its text can be judged (at 480 px it could not).
+    The whole sheet stays a few MB however many screens it shows. Old copies are removed
     first, so a screen that is gone does not linger on the page.
     """
     from PIL import Image
@@ -245,7 +262,7 @@ def write_sheet(sheet: Path, shots: list[Path], sizes: list[str], width: int = 4
              "(under a virtual screen, simulated table, random legal moves; images are small JPEG copies).",
              "800x480 is the original 7\" display; 1280x720 the Touch Display 2 turned sideways and most HDMI",
              "panels: text is drawn 1.5 times bigger there (the same size on the same 7\" glass) and the wider",
-             "shape goes to the status panel and a third line of the log strip. See docs/kiosk.md.", ""]
+             "shape goes to the status panel. See docs/kiosk.md.", ""]
 
     def table(rows, key) -> None:
         lines.append("| Screen | " + " | ".join(sizes) + " |")

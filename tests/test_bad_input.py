@@ -234,3 +234,42 @@ def test_tray_link_never_replaces_a_file_or_a_folder(tmp_path, capsys):
     for name in ("notes.txt", "folder"):
         run(["tray", "--virtual", "--link", str(tmp_path / name)], capsys, tmp_path, name, "is already there")
     assert (tmp_path / "notes.txt").read_text() == "keep me"
+
+
+def test_data_in_a_folder_that_takes_no_files(tmp_path, capsys):
+    """Root may write anywhere by the permission bits, but /proc takes no new files: before,
+    the store failed, recovery tried to move aside a database that was never there, and
+    the kiosk ended in a traceback."""
+    for data in ("/proc/table-noir", "/proc"):
+        run(["kiosk", "--data", data], capsys, tmp_path, f"--data {data}", "cannot create files in /proc")
+        assert not Path(data, "sessions.sqlite3").exists()
+
+
+def test_a_store_that_cannot_be_made_is_one_store_error(tmp_path):
+    """Past the command line's check (the unit names the folder in the environment), opening
+    the store says what failed in one message instead of moving aside a file that is not there."""
+    from kiosk.recovery import open_store
+    from kiosk.store import StoreError
+
+    with pytest.raises(StoreError, match=r"cannot make the saved-games database /proc/table-noir/sessions.sqlite3: "):
+        open_store("/proc/table-noir/sessions.sqlite3")
+
+
+# -- table-noir tray --demo ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seconds", ["-1", "0", "nan", "inf"])
+def test_tray_demo_needs_seconds_above_zero(tmp_path, seconds):
+    """``--demo -1`` was taken and threw a die on every tick until killed. Run as a process
+    with a time limit, so the old behaviour fails the test instead of hanging it."""
+    root = Path(__file__).resolve().parents[1]
+    link = tmp_path / "tray-link"
+    before = snapshot(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "kiosk.cli", "tray", "--virtual", "--demo", seconds,
+                           "--link", str(link)], capture_output=True, text=True, timeout=30, cwd=root,
+                          stdin=subprocess.DEVNULL, env={**os.environ, "PYTHONPATH": str(root)})
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2, done
+    assert done.stdout == ""
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith(f"table-noir tray: --demo {seconds}: ") and "above 0" in lines[0], lines[0]
+    assert snapshot(tmp_path) == before and not link.is_symlink()

@@ -40,6 +40,11 @@ import time
 from . import protocol
 from .heat import KNOCK_LEVEL, Calibration, HeatTracker, calibrate_from
 from .impact import ImpactDetector
+from .weight import WeighCalibration, WeightTracker
+
+# Heat messages only a Pi that asked for them in its hello (``weigh: true``) is sent: an older Pi
+# would reject them as unknown types.
+WEIGHT_ONLY = ("falling", "mismatch")
 
 FIRMWARE_VERSION = "0.2.0"
 
@@ -77,6 +82,9 @@ class Hooks:
 
     def save_calibration(self, empty_mm, die_mm):
         """Keep a calibration across power cycles (nvm on the board)."""
+
+    def save_weighing(self, zero, per_die, spread):
+        """Keep the load cell's calibration (the empty plinth's code, one die's codes, the set's spread)."""
 
     def reboot(self):
         """Restart the board. Called after the ack has been written."""
@@ -139,6 +147,18 @@ class TrayApp:
             self.calibration = Calibration(DEFAULTS["empty_mm"], DEFAULTS["die_mm"])
             self.settings["calibrated"] = False
         self.tracker = HeatTracker(self.calibration)
+        # The load cell (docs/sensing.md): "none" on a tray built without one. With the set's
+        # weights learnt, the weight tracker counts the Heat and the VL53L0X only watches.
+        self.scale = self.settings.get("scale", "none")
+        self.weight = None
+        self.last_code = None
+        self.weigh_ok = False  # the Pi asked for the weighing messages in this connection's hello
+        if self.settings.get("weigh_per_die"):
+            try:
+                self._use_weighing(self.settings["weigh_zero"], self.settings["weigh_per_die"],
+                                   self.settings.get("weigh_spread", 0.0))
+            except (KeyError, ValueError) as err:
+                self._settings_problem = "load cell calibration ignored: %s" % err
         self.cal_state = IDLE
         self._cal_readings = []
         self._cal_misses = 0
@@ -156,6 +176,20 @@ class TrayApp:
         if self.write(line) is False:
             self.dropped += 1
 
+    def _use_weighing(self, zero, per_die, spread):
+        self.weight = WeightTracker(WeighCalibration(zero, per_die, spread), distance=self.calibration)
+
+    def heat_level(self):
+        return self.weight.level if self.weight is not None else self.tracker.level
+
+    def send_heat(self, events, t_ms):
+        """Send Heat events; the weighing-only ones only to a Pi that asked for them."""
+        for event in events:
+            kind = event.pop("type")
+            if kind in WEIGHT_ONLY and not self.weigh_ok:
+                continue
+            self.send(kind, t_ms, event)
+
     def hello(self, t_ms, command_id=None):
         fields = {
             "fw": FIRMWARE_VERSION,
@@ -166,8 +200,11 @@ class TrayApp:
             "calibrated": bool(self.settings["calibrated"]),
             "empty_mm": int(round(self.calibration.empty_mm)),
             "die_mm": round(float(self.calibration.die_mm), 2),
-            "dice": self.tracker.level,
+            "dice": self.heat_level(),
         }
+        if self.scale != "none":  # a tray without a load cell says nothing new
+            fields["scale"] = self.scale
+            fields["weighed"] = self.weight is not None
         if command_id is not None:
             fields["id"] = command_id
         if self.max_version >= 2:  # a version 1 tray knew neither field
@@ -180,6 +217,7 @@ class TrayApp:
     def on_connect(self, t_ms):
         """The Pi has just opened the port: a new listener, so start again from version 1 and say hello."""
         self.sequencer.version = 1
+        self.weigh_ok = False
         self.hello(t_ms)
 
     def set_problem(self, part, code, detail, t_ms=None):
@@ -237,6 +275,8 @@ class TrayApp:
     def on_piezo(self, level, t_ms):
         if level is not None and level >= KNOCK_LEVEL:
             self.tracker.knock(t_ms / 1000.0)  # helps the Heat tracker tell a fall from a hand
+            if self.weight is not None:
+                self.weight.knock(t_ms / 1000.0)
         for event in self.impact.feed(level, t_ms):
             kind = event.pop("type")
             self.send(kind, t_ms, event)
@@ -253,15 +293,32 @@ class TrayApp:
             fields = {"mm": mm}
             if others:
                 fields["mm2"] = valid_mm(others[0])
+            if self.scale != "none":
+                fields["w"] = self.last_code
             self.send("sample", t_ms, fields)
         if self.cal_state in (MEASURING_EMPTY, MEASURING_STACK):
             self._calibration_sample(mm, t_ms)
             return
         if self.cal_state == WAITING_FOR_STACK:
             return  # the operator is building the known stack: no Heat events meanwhile
-        for event in self.tracker.feed(mm, t_ms / 1000.0):
-            kind = event.pop("type")
-            self.send(kind, t_ms, event)
+        if self.weight is not None:  # the Heat is weighed: the VL53L0X sees hands and watches the height
+            self.send_heat(self.weight.see(mm, t_ms / 1000.0), t_ms)
+            return
+        self.send_heat(self.tracker.feed(mm, t_ms / 1000.0), t_ms)
+
+    def on_weight(self, code, t_ms):
+        """One NAU7802 conversion (the driver's reading). Counts the Heat once the set is weighed."""
+        self.last_code = code
+        if self.scale != "ok":
+            self.scale = "ok"
+        if self.weight is None or self.cal_state != IDLE:
+            return
+        self.send_heat(self.weight.feed(code, t_ms / 1000.0), t_ms)
+
+    def on_scale_fault(self, code, detail, t_ms):
+        """The load cell's ADC did not answer (code: scale_missing, scale_fault)."""
+        self.scale = "missing" if code == "scale_missing" else "fault"
+        self.error(code, detail, t_ms)
 
     def on_sensor_fault(self, code, detail, t_ms):
         """The hardware layer could not read the sensor (code: sensor_missing, i2c_fault, sensor_timeout)."""
@@ -294,7 +351,26 @@ class TrayApp:
         if cmd == "hello":
             offered = max(command["v"], command.get("max_v") or 1)
             self.sequencer.version = min(offered, self.max_version)
+            self.weigh_ok = bool(command.get("weigh"))
             self.hello(t_ms, command["id"])
+        elif cmd == "tare":
+            if self.weight is None:
+                self.ack(command, t_ms, False, "no load cell calibration: weigh the set on the bench first")
+            else:
+                problem = self.weight.tare()
+                if problem:
+                    self.ack(command, t_ms, False, problem)
+                else:
+                    cal = self.weight.calibration
+                    self.hooks.save_weighing(cal.zero, cal.per_die, cal.spread)
+                    self.ack(command, t_ms)
+        elif cmd == "weighcal":
+            spread = command.get("spread", 0.0)
+            self._use_weighing(command["zero"], command["per_die"], spread)
+            self.settings["weigh_zero"], self.settings["weigh_per_die"] = command["zero"], command["per_die"]
+            self.settings["weigh_spread"] = spread
+            self.hooks.save_weighing(command["zero"], command["per_die"], spread)
+            self.ack(command, t_ms)
         elif cmd == "ping":
             self.ack(command, t_ms)
         elif cmd == "budget":
@@ -372,6 +448,8 @@ class TrayApp:
         self._cal_empty = None
         self.calibration = calibration
         self.tracker = HeatTracker(calibration)
+        if self.weight is not None:
+            self.weight.distance = calibration  # the watchman's idea of where the top is
         self.settings["empty_mm"] = calibration.empty_mm
         self.settings["die_mm"] = calibration.die_mm
         self.settings["calibrated"] = True

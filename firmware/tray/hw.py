@@ -42,6 +42,7 @@ from .protocol import MAX_BOOT
 
 NVM_MAGIC = b"TNC1"  # marks a calibration the tray measured itself
 NVM_SIZE = 64
+NVM_WEIGH_MAGIC = b"TNW1"  # the load cell's calibration, in the next 64 bytes
 SENSOR_TIMEOUT_MS = 1000  # no reading for this long: the sensor is in trouble
 RETRY_SENSOR_MS = 2000
 # The driver's wait for the sensor (0 in the driver: forever). A reading takes one
@@ -102,6 +103,11 @@ class Board(Hooks):
         self._i2c = None
         self._retry_at = 0
         self._start_sensor()
+        self.scale = None  # the load cell's NAU7802 (firmware/tray/scale.py), on the same bus
+        self.scale_state = "none"
+        self.scale_fault = None
+        if setting("TRAY_SCALE", False):  # the kit's settings.toml turns it on; older trays have no load cell
+            self._start_scale()
         self.piezos = []
         for name in setting("TRAY_PIEZO_PINS", "A0,A1,A2").split(","):
             name = name.strip()
@@ -124,7 +130,35 @@ class Board(Hooks):
         if saved:
             values["empty_mm"], values["die_mm"] = saved
             values["calibrated"] = True
+        values["scale"] = self.scale_state
+        weighing = self.load_weighing()
+        if weighing:
+            values["weigh_zero"], values["weigh_per_die"], values["weigh_spread"] = weighing
         return values
+
+    # -- the load cell ---------------------------------------------------------
+    def _start_scale(self):
+        """The NAU7802 on the sensor's bus; blocks about 1.6 s (the driver's power-up waits), once."""
+        if self._i2c is None:
+            self.scale_state, self.scale_fault = "missing", ("scale_missing", "no I2C bus for the load cell")
+            return
+        try:
+            import cedargrove_nau7802  # noqa: PLC0415 (only on a tray with a load cell)
+            from .scale import Scale  # noqa: PLC0415
+
+            self.scale = Scale(self._i2c, cedargrove_nau7802)
+            self.scale_state, self.scale_fault = "ok", None
+        except ImportError:
+            self.scale_state, self.scale_fault = "missing", ("scale_missing",
+                                                             "cedargrove_nau7802 is not in lib/: run circup install")
+        except Exception as err:  # an optional part: whatever went wrong, the tray runs without it and says so
+            self.scale_state, self.scale_fault = "missing", ("scale_missing", "no NAU7802 at 0x2a: %s" % err)
+
+    def poll_weight(self):
+        """(True, code) when a conversion waits, else (False, None): never waits for the ADC."""
+        if self.scale is None:
+            return False, None
+        return self.scale.poll()
 
     # -- the distance sensor -------------------------------------------------
     def _start_sensor(self):
@@ -301,6 +335,21 @@ class Board(Hooks):
         except (ValueError, TypeError):
             return None
 
+    def save_weighing(self, zero, per_die, spread):
+        record = json.dumps([int(zero), round(per_die, 2), round(spread, 5)]).encode()
+        record = NVM_WEIGH_MAGIC + record + b" " * (NVM_SIZE - len(NVM_WEIGH_MAGIC) - len(record))
+        microcontroller.nvm[NVM_SIZE:2 * NVM_SIZE] = record
+
+    def load_weighing(self):
+        try:
+            raw = bytes(microcontroller.nvm[NVM_SIZE:2 * NVM_SIZE])
+            if raw[: len(NVM_WEIGH_MAGIC)] != NVM_WEIGH_MAGIC:
+                return None
+            zero, per_die, spread = json.loads(raw[len(NVM_WEIGH_MAGIC):].decode().strip())
+            return int(zero), float(per_die), float(spread)
+        except (ValueError, TypeError):
+            return None
+
     def reboot(self):
         time.sleep(0.2)  # let the ack leave over USB first
         microcontroller.reset()
@@ -429,6 +478,8 @@ def run(loops=None):
     if hw.fault:
         app.sensor = "missing"  # so the hello already says so
         app.set_problem("sensor", hw.fault[0], hw.fault[1])
+    if hw.scale_fault:
+        app.set_problem("scale", hw.scale_fault[0], hw.scale_fault[1])
     app.start(start)
     was_connected = hw.connected()
     last_reading = start
@@ -468,6 +519,14 @@ def run(loops=None):
                 except RuntimeError as err:  # the driver gave up after IO_TIMEOUT_S
                     app.on_sensor_fault("sensor_timeout", "driver timeout: %s" % err, t)
                     hw.sensor = None
+            if hw.scale is not None:
+                try:
+                    ready, code = hw.poll_weight()  # one register read unless a conversion waits
+                    if ready:
+                        app.on_weight(code, t)
+                except OSError as err:
+                    app.on_scale_fault("scale_fault", "load cell read failed: %s" % err, t)
+                    hw.scale = None
             burst(hw.piezo_level, hold, PIEZO_BURST)  # after the sensor and the serial work: held for the next pass
             app.tick(t)
         except Exception as err:  # keep the tray alive; say what went wrong

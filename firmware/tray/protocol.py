@@ -61,7 +61,10 @@ MAX_T_MS = 9007199254740991  # 2**53 - 1: about 285,000 years of uptime
 
 SENSOR_STATES = ("ok", "missing", "fault")
 ZONES = ("inside", "touching", "outside")
-ERROR_CODES = ("sensor_missing", "i2c_fault", "sensor_timeout", "bad_line", "bad_settings", "internal")
+ERROR_CODES = ("sensor_missing", "i2c_fault", "sensor_timeout", "scale_missing", "scale_fault", "bad_line",
+               "bad_settings", "internal")
+SCALE_STATES = ("ok", "missing", "fault", "none")  # "none": a tray built without a load cell
+MAX_CODE = 2 ** 25  # the NAU7802 driver's reading: twice the chip's signed 24-bit code
 CALIBRATION_STEPS = ("empty", "stack")
 
 # Why a line was rejected. Each has a counter on the receiving side.
@@ -112,6 +115,8 @@ MESSAGES = {
             ("dice", (_INT_OR_NULL, 0, 64)),
             ("max_v", (_INT, 1, 99)),
             ("boot", (_INT, 0, MAX_BOOT)),
+            ("scale", (_ENUM, SCALE_STATES)),
+            ("weighed", (_BOOL,)),
         ),
     ),
     "heartbeat": (
@@ -123,11 +128,14 @@ MESSAGES = {
         ),
         (),
     ),
-    "sample": ((("mm", (_INT_OR_NULL, 0, 2000)),), (("mm2", (_INT_OR_NULL, 0, 2000)),)),
+    "sample": ((("mm", (_INT_OR_NULL, 0, 2000)),), (("mm2", (_INT_OR_NULL, 0, 2000)),
+                                                     ("w", (_INT_OR_NULL, -MAX_CODE, MAX_CODE)))),
     "height": ((("dice", (_INT, 0, 64)),), ()),
     "added": ((("dice", (_INT, 0, 64)),), ()),
     "removed": ((("dice", (_INT, 0, 64)),), ()),
     "collapse": ((("fell", (_INT, 1, 64)), ("standing", (_INT, 0, 64))), ()),
+    "falling": ((("dice", (_INT, 1, 64)),), ()),
+    "mismatch": ((("weighed", (_INT, 0, 64)), ("seen", (_INT, 0, 64))), ()),
     "impact": (
         (("strength", (_NUM, 0, 1)),),
         (("zone", (_ENUM, ZONES)), ("face", (_INT, 1, 10))),
@@ -148,7 +156,10 @@ MESSAGES = {
 }
 
 COMMANDS = {
-    "hello": ((), (("max_v", (_INT, 1, 99)),)),
+    "hello": ((), (("max_v", (_INT, 1, 99)), ("weigh", (_BOOL,)))),
+    "tare": ((), ()),
+    "weighcal": ((("zero", (_INT, -MAX_CODE, MAX_CODE)), ("per_die", (_NUM, 1, MAX_CODE))),
+                 (("spread", (_NUM, 0, 1)),)),
     "ping": ((), ()),
     "calibrate": (
         (("step", (_ENUM, ("empty", "stack", "cancel"))),),

@@ -44,6 +44,7 @@ from ..config import TrayConfig
 from ..events import (
     DistanceSample,
     HEAT_MESSAGES,
+    WEIGHT_MESSAGES,
     HardwareEvent,
     HardwareFault,
     HeatHeight,
@@ -69,7 +70,7 @@ def _zone(value: str | None) -> Zone | None:
 
 # How each message type becomes an event; ``t`` is our own monotonic clock at arrival.
 MESSAGE_EVENTS: dict[str, Callable[[dict[str, Any], float], TrayEvent]] = {
-    **{kind: heat_event for kind in HEAT_MESSAGES},
+    **{kind: heat_event for kind in HEAT_MESSAGES + WEIGHT_MESSAGES},
     "impact": lambda m, t: ThrowImpact(t=t, strength=float(m["strength"]), zone=_zone(m.get("zone")), face=m.get("face")),
     "settled": lambda m, t: ThrowSettled(t=t, zone=_zone(m.get("zone")), face=m.get("face")),
     "sample": lambda m, t: DistanceSample(mm=m["mm"], t=t),
@@ -378,7 +379,8 @@ class SerialTray(Tray):
         with self._write_lock:
             ser = self._serial
             if ser is not None:
-                ser.write(protocol.encode(protocol.command("hello", command_id, 1, max_v=self.max_version)))
+                ser.write(protocol.encode(protocol.command("hello", command_id, 1, max_v=self.max_version,
+                                                           weigh=True)))  # we know falling/mismatch
 
     def _reject(self, code: str, detail: str, now: float) -> None:
         self.rejects.count(code, detail)

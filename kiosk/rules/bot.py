@@ -23,7 +23,9 @@ def answer(field: Field, rng: random.Random) -> Any:
         hi = field.max if field.max is not None else lo + 10
         return rng.randint(lo, hi)
     if field.kind == "text":
-        return f"{rng.choice(_WORDS)} {rng.choice(_WORDS)}"
+        first, second = rng.choice(_WORDS), rng.choice(_WORDS)
+        # never "Ivory Ivory" on a screen: one word instead (the same draws, so seeds replay alike)
+        return first if second == first else f"{first} {second}"
     lo = field.min or 0
     hi = field.max if field.max is not None else lo + 3
     if field.unique:

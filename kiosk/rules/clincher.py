@@ -39,7 +39,7 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field as PField, TypeAdapter, field_validator, model_validator
 
-from .core import Action, Engine, Event, Field, Model, Prompt, RuleError, Setup, parse_action
+from .core import Action, Engine, Event, Field, Model, Prompt, RuleError, Setup, parse_action, possessive
 
 # -- cards ------------------------------------------------------------------------------------
 
@@ -566,7 +566,7 @@ class Clincher(Engine):
         self._expect(state, "act", "make the first move")
         scene = state.live_scene()
         if a.player != scene.primary:
-            raise RuleError(RULE_PRIMARY, f"{scene.primary}'s character takes the lead, not {a.player}'s")
+            raise RuleError(RULE_PRIMARY, f"{possessive(scene.primary)} character takes the lead, not {a.player}'s")
         events: list[Event] = []
         wanted = 1 if a.ability == "middling" else 2
         drawn = []
@@ -630,7 +630,7 @@ class Clincher(Engine):
         self._expect(state, "redraws", "redraw")
         scene = state.live_scene()
         if not scene.queue or a.player != scene.queue[0] or not scene.ordered:
-            raise RuleError(RULE_PRECEDENCE, f"it is not {a.player}'s turn to redraw")
+            raise RuleError(RULE_PRECEDENCE, f"it is not {possessive(a.player)} turn to redraw")
         present = a.player in scene.present
         cash = None
         # Check everything first ...
@@ -642,7 +642,7 @@ class Clincher(Engine):
             if a.player in scene.redrawn:
                 raise RuleError(RULE_ONCE, f"{a.player} has already forced a redraw with a token this scene")
             if not present and a.means != "green":
-                raise RuleError(RULE_ABSENT_GREEN, f"{a.player}'s character is not in this scene")
+                raise RuleError(RULE_ABSENT_GREEN, f"{possessive(a.player)} character is not in this scene")
             if state.tokens[a.player][a.means] < 1:
                 raise RuleError(RULE_TOKEN_LACK, f"{a.player} holds no {a.means} token")
         if not present and not (a.detail and a.detail.strip()):
@@ -680,7 +680,7 @@ class Clincher(Engine):
         events: list[Event] = []
         card = self._draw(state, rng, events)
         if card is None:
-            return events + [Event(f"No card is left for {player}'s consequence card.", "consequence")]
+            return events + [Event(f"No card is left for {possessive(player)} consequence card.", "consequence")]
         scene.consequence_cards.append(card)
         up = is_up(card, scene.up_suits)
         character = state.characters[player]
@@ -759,7 +759,7 @@ class Clincher(Engine):
             raise RuleError(RULE_ONCE, f"{player} has already forced a redraw with a token this scene")
         if player in scene.present:
             raise RuleError(RULE_TOKEN_LACK, f"{player} holds no token to spend")
-        raise RuleError(RULE_ABSENT_GREEN, f"{player}'s character is absent and {player} holds no green token")
+        raise RuleError(RULE_ABSENT_GREEN, f"{possessive(player)} character is absent and {player} holds no green token")
 
     def _after_draw(self, state: ClincherState, rng: random.Random) -> list[Event]:
         """Open the redraw window, or settle the scene at once when nobody can redraw any more."""

@@ -41,6 +41,17 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def possessive(name: object) -> str:
+    """'Bo's', 'Iron Widows'': a name's possessive as a reader expects it, never 'Widows's'."""
+    text = str(name)
+    return f"{text}'" if text.endswith("s") else f"{text}'s"
+
+
+def change(before: object, after: object) -> str:
+    """'from 2 to 3': how a number or a level moved, in words (never '2 -> 3' on a screen)."""
+    return f"from {before} to {after}"
+
+
 class RuleError(Exception):
     """An action the rules refuse. ``rule`` names the rule it breaks."""
 
@@ -373,6 +384,10 @@ class Session:
             ]
         data["outcome"] = self.outcome
         return data
+
+    def caused(self, index: int = -1) -> list[Event]:
+        """What the logged action at ``index`` caused (the last one by default)."""
+        return list(self._events[index]) if self._events else []
 
     @property
     def events(self) -> list[Event]:

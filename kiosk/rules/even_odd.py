@@ -35,7 +35,7 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field as PField, TypeAdapter, model_validator
 
-from .core import Action, Engine, Event, Field, Prompt, RuleError, Setup
+from .core import Action, Engine, Event, Field, Prompt, RuleError, Setup, possessive
 
 TOTAL_POINTS = 12
 Side = Literal["even", "odd"]
@@ -484,7 +484,7 @@ class EvenOdd(Engine):
             choice, how = ("even" if tally["even"] > tally["odd"] else "odd"), "The table accuses"
         else:
             lead_vote: Side = "even" if state.votes[state.lead_name] == "even" else "odd"
-            choice, how = lead_vote, f"The votes are level; {state.lead_name}'s vote decides:"
+            choice, how = lead_vote, f"The votes are level; {possessive(state.lead_name)} vote decides:"
         return events + self._set_accused(state, choice, how)
 
     def _epilogue_roll(self, state: EvenOddState, a: Roll | Count, rng: random.Random) -> list[Event]:

@@ -215,6 +215,10 @@ class Drawn(Widget):
         self._shift.xy = (0, 0)
         if self.width < 4 or self.height < 4:
             return
+        for alias in ("right", "top", "center_x", "center_y"):
+            # while "size" is being dispatched these may still hold the old height or width: a card
+            # drawn then sat 50 px low, over the text under it (issue 30)
+            self.property(alias).trigger_change(self, None)
         with self.canvas:
             self.draw()
 
@@ -251,6 +255,8 @@ class PlayingCard(Drawn):
 
     def draw(self) -> None:
         x, y, w, h = fit_card(self)
+        k = 0.96  # room inside the box for the shadow and the lower corner's suit, which reach past the card
+        x, y, w, h = x + w * (1 - k) / 2, y + h * (1 - k) / 2, w * k, h * k
         if not self.face_up:
             draw_back(x, y, w, h)
             return

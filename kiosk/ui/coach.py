@@ -222,15 +222,3 @@ def follow(app, runner) -> None:
     if isinstance(runner, LessonRunner):
         app.coach = CoachBar(app, runner)
         app.coach.show(app.root_float, app.sm)
-
-
-def learn_button(app, game: str, compact: bool = False) -> Big | None:
-    """Home's "Learn <game> in N minutes", when a lesson for ``game`` is installed."""
-    lesson = app.lesson_for(game)
-    if lesson is None:
-        return None
-    text = f"Learn, {lesson.minutes} min" if compact else f"Learn in {lesson.minutes} minutes"
-    b = Big(text, kind="good", size=14, height=px(48))
-    b.tag = f"home:learn:{game}"
-    b.bind(on_release=lambda *_: app.start_lesson(lesson))
-    return b

@@ -136,6 +136,7 @@ def show(value: Any) -> str:
 
 def choice_button(name: str, value: Any, **kw) -> Big:
     tag = f"{name}={value!r}"
+    kw.setdefault("size", theme.READ)
     if isinstance(value, str) and mark_for(value):
         button = MarkedButton(value, **kw)
     else:
@@ -158,9 +159,9 @@ class Input(BoxLayout):
         self.on_change = on_change or (lambda v: None)
         self.bind(minimum_height=self.setter("height"))
         if label:
-            self.add_widget(Text(label, size=15, color=theme.DIM))
+            self.add_widget(Text(label, size=theme.READ, color=theme.DIM))
         if help:
-            self.add_widget(Text(esc(help), size=13, color=theme.DIM, italic=True))
+            self.add_widget(Text(esc(help), size=theme.LEAST + 2, color=theme.DIM, italic=True))
 
     def set(self, value: Any) -> None:
         self.value = value
@@ -293,11 +294,22 @@ class TextField(Input):
 
 
 def _side_button(tag: str, text: str, action: Callable[[], None]) -> Big:
-    """A small button beside a text box ("New one", "Skip")."""
-    b = Big(text, kind="quiet", size=15, size_hint_x=None, width=px(104))
+    """A small button beside a text box ("New one", "Skip"): as wide as its name, never cut
+    (at a fixed 104 px the last letter of "New one" was cut off)."""
+    b = Big(text, kind="quiet", size=18, size_hint_x=None, width=px(104))
+    theme.fit_width(b, pad=10)
     b.tag = tag
     b.bind(on_release=lambda *_: action())
     return b
+
+
+def how_many(lo: int, hi: int | None) -> str:
+    """How many to pick, in words: '2', '1 to 3', 'up to 3', 'at least 1' (never '2 to 2')."""
+    if hi is None:
+        return f"at least {lo}"
+    if lo == hi:
+        return str(lo)
+    return f"up to {hi}" if lo == 0 else f"{lo} to {hi}"
 
 
 class ListInput(Input):
@@ -307,7 +319,7 @@ class ListInput(Input):
         super().__init__(name, label, **kw)
         self.lo, self.hi, self.unique = lo or 0, hi, unique
         self.picked: list[Any] = []
-        self.summary = Text("", size=17)
+        self.summary = Text("", size=theme.READ)
         self.add_widget(self.summary)
         grid = GridLayout(cols=3 if len(choices) > 4 else 2, spacing=px(6), size_hint_y=None)
         grid.bind(minimum_height=grid.setter("height"))
@@ -364,9 +376,8 @@ class ListInput(Input):
         self._refresh()
 
     def _refresh(self) -> None:
-        span = f"{self.lo} to {self.hi}" if self.hi is not None else f"at least {self.lo}"
         chosen = ", ".join(show(v) for v in self.picked) or "nothing yet"
-        self.summary.text = f"Chosen ({len(self.picked)}, needs {span}): [b]{chosen}[/b]"
+        self.summary.text = f"Chosen: [b]{chosen}[/b]. Pick {how_many(self.lo, self.hi)}."
         for b in self.buttons:
             b.disabled = (self.unique and b.value in self.picked) or (self.hi is not None and len(self.picked) >= self.hi)
         self.set(list(self.picked))

@@ -557,7 +557,7 @@ def hand_widgets(who: str, mine: dict[str, Any]) -> list | None:
     out: list = []
     character = seat.get("character")
     if character:  # whose sheet this is, in the story: the player reads their character's name first
-        out.append(Text(f"You play [b]{esc(str(character))}[/b]", size=22))
+        out.append(Text(f"You play [b]{esc(str(character))}[/b]", size=20))
     die = _BigDie(size_hint_x=None, width=px(84))
     die.show(seat.get("private_die"))
     role = f"[b]Role:[/b] {esc(str(seat.get('role', '-')))}"
@@ -570,7 +570,7 @@ def hand_widgets(who: str, mine: dict[str, Any]) -> list | None:
     if locked:
         role += f"\n[b]Locked in:[/b] {esc(str(locked))}"
     # the die, the role and the three cards share one row: the secrets below fit without scrolling
-    top = BoxLayout(size_hint_y=None, height=px(112), spacing=px(10))
+    top = BoxLayout(size_hint_y=None, height=px(104), spacing=px(10))
     top.add_widget(die)
     top.add_widget(Text(role, size=20, fit=False))
     for colour in ("Black", "White", "Gray"):
@@ -594,8 +594,10 @@ def hand_widgets(who: str, mine: dict[str, Any]) -> list | None:
     if secrets.children:
         out.append(secrets)
     for key, name in (("confession", "Confession"), ("crime_roll", "Crime roll"), ("vote", "Your vote")):
-        if me.get(key) not in (None, "", []):
-            out.append(Text(f"[b]{name}:[/b] {esc(str(me[key]))}", size=20))
+        value = me.get(key)
+        if value not in (None, "", []):
+            said = " and ".join(map(str, value)) if isinstance(value, list) else str(value)  # dice as words
+            out.append(Text(f"[b]{name}:[/b] {esc(said)}", size=20))
     return out
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup as esc
 
-from kiosk.rules.core import plural
+from kiosk.rules.core import plural, possessive
 
 from . import art, theme
 from .fields import show
@@ -223,11 +223,6 @@ def suits_markup(up: str | None) -> str:
     return ", ".join(f"{art.suit_markup(ch)} {SUITS.get(ch, esc(ch))}" for ch in (up or "")) or "none yet"
 
 
-def possessive(name: str) -> str:
-    """"Jason's", but "Hell's Outriders'" for a name that ends in s."""
-    return f"{name}'" if name.endswith("s") else f"{name}'s"
-
-
 def dice_count(n: int) -> str:
     """'1 die', '4 dice': a count of dice in words."""
     return plural(n, "die", "dice")
@@ -385,7 +380,7 @@ class PromiseHollowsPanel(GenericPanel):
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
         self.chips = art.Chips(size_hint_x=0.45)
-        self.pot_words = Text("", size=20, fit=False)
+        self.pot_words = Text("", size=theme.READ, fit=False)
         self.pot = _row(64, self.chips, self.pot_words)
         self.top_lines = GenericPanel()
         self.people = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(2))
@@ -401,7 +396,9 @@ class PromiseHollowsPanel(GenericPanel):
     def update(self, view, runner=None, tray=None) -> None:
         pot = view.get("pot", 0)
         self.chips.show(pot)
-        self.pot_words.text = f"[b]Pot: {pot} Color[/b]\n[color=9e9a8f]box {view.get('box', '-')}[/color]"
+        box = view.get("box")
+        left = f"\n[color=9e9a8f]{box} left in the box[/color]" if box is not None else ""
+        self.pot_words.text = f"[b][size={int(theme.font(theme.HEADLINE))}]Pot: {pot}[/size] Color[/b]{left}"
         top: list[tuple[str, str | None]] = [("Now", phase_words(view.get("phase")))]  # the top bar names the game
         if view.get("case"):
             top.append(("The case", str(view["case"])))
@@ -514,7 +511,9 @@ class EvenOddPanel(GenericPanel):
         lines: list[tuple[str, str | None]] = [(self.title, None)]
         if view.get("case"):
             lines.append(("Case", f"{view['case']} (victim: {view.get('victim')})"))
-        lines.append(("Scene", f"{view.get('scene')}, led by {view.get('lead')}; {phase_words(view.get('phase'))}"))
+        number = view.get("scene") or 0
+        when = f"Scene {number}" if number else "Before the first scene"
+        lines.append((when, f"led by {view.get('lead')}; {phase_words(view.get('phase'))}"))
         papers = view.get("papers") or {}
         suspects = view.get("suspects") or {}
         self.papers.show([(side.capitalize(), str((suspects.get(side) or {}).get("name") or ""), papers.get(side, 0))
@@ -612,17 +611,25 @@ class ClincherPanel(GenericPanel):
 
     def update(self, view, runner=None, tray=None) -> None:
         scene = view.get("scene") or {}
-        active = scene.get("active")
-        self.card.show_card(active)
-        head = f"[b]Scene {scene.get('number')}[/b], {esc(phase_words(view.get('phase')))}\n" if scene else ""
-        card = f"[b]{esc(card_text(active))}[/b]" if active else "No card drawn yet"
-        up = f"\n[b]Up suits:[/b] {suits_markup(scene.get('up_suits'))}" if scene else ""
-        self.card_words.text = head + card + up
+        last = (view.get("finished") or [{}])[-1]
+        if scene or not last.get("clincher"):
+            active = scene.get("active")
+            self.card.show_card(active)
+            head = f"[b]Scene {scene.get('number')}[/b], {esc(phase_words(view.get('phase')))}\n" if scene else ""
+            card = f"[b]{esc(card_text(active))}[/b]" if active else "No card drawn yet"
+            up = f"\n[b]Up suits:[/b] {suits_markup(scene.get('up_suits'))}" if scene else ""
+            self.card_words.text = head + card + up
+        else:  # between scenes and after the last one: the clincher that decided the last scene
+            self.card.show_card(last["clincher"])
+            self.card_words.text = (f"[b]Scene {last.get('number')}[/b] ended\n"
+                                    f"{esc(str(last.get('result')))}: {card_markup(last['clincher'])}")
         self._show_tokens(view.get("tokens") or {})
         lines: list[tuple[str, str | None]] = []
         if scene:
             lines.append(("Where", str(scene.get("location"))))
-            lines.append(("Lead", f"{scene.get('primary')}, difficulty {scene.get('difficulty') or '-'} token"))
+            difficulty = scene.get("difficulty")
+            lines.append(("Lead", f"{scene.get('primary')}, " + (f"{difficulty} token for the difficulty"
+                                                                  if difficulty else "difficulty not set yet")))
             if scene.get("queue"):
                 lines.append(("Redraws asked", ", ".join(scene["queue"])))
         lines.append(("Deck", f"{plural(view.get('deck_size') or 0, 'card')} left"))

@@ -30,7 +30,7 @@ from kivy.utils import escape_markup as esc
 
 from kiosk import adapters
 from kiosk.rules import RuleError
-from kiosk.rules.core import plural
+from kiosk.rules.core import plural, possessive
 
 from . import theme
 from .fields import for_field, readable, show
@@ -49,11 +49,16 @@ def _tick_sound(app) -> None:
         sounds.play("tick")
 
 
-def describe(action) -> str:
-    """A short public description of an action, for the undo question."""
-    data = action.model_dump(exclude={"type", "player"})
-    who = action.player or "the table"
-    return f"{who}: {action.type.replace('_', ' ')}" + (f" ({show(data)})" if data else "")
+def describe(action, events, asked: str | None = None) -> str:
+    """What an action did, in the words the log used for it, for the undo question
+    ("Roger's die lands outside the target."), never its code ("land (zone Outside, face 0)").
+    With no public sentence, the question it answered ("Bo's answer to: pick a card")."""
+    told = [e.text for e in events if e.visible_to(None)]
+    if told:
+        text = " ".join(told[:2])
+        return text if len(text) <= 240 else text[:240].rsplit(" ", 1)[0] + "…"
+    who = action.player or "The table"
+    return f"{who}'s answer to: {asked}" if asked else f"{who}'s last move"
 
 
 class RecentLines(BoxLayout):
@@ -130,12 +135,12 @@ class PlayScreen(Screen):
         # top bar: the game's name and the tray's state share what the buttons leave
         bar = BoxLayout(size_hint_y=None, height=px(BAR_HEIGHT), spacing=px(6))
         self.title = Text("", size=20, bold=True, color=theme.ACCENT, fit=False, size_hint_x=0.6)
-        self.status = Text("", size=14, color=theme.DIM, fit=False, size_hint_x=0.4)
+        self.status = Text("", size=theme.LEAST, color=theme.DIM, fit=False, size_hint_x=0.4)
         bar.add_widget(self.title)
         bar.add_widget(self.status)
         for text, tag, handler in [("Rules", "rules", self.open_rules), ("Secrets", "secrets", self.ask_whose_secrets),
                                    ("Undo", "undo", self.ask_undo), ("Menu", "menu", self.open_menu)]:
-            b = Big(text, kind="quiet", size=16, height=px(BAR_HEIGHT))
+            b = Big(text, kind="quiet", size=theme.READ, height=px(BAR_HEIGHT))
             b.tag = f"bar:{tag}"
             b.bind(on_release=lambda *_, h=handler: h())
             bar.add_widget(b)
@@ -144,8 +149,8 @@ class PlayScreen(Screen):
         root.add_widget(bar)
         self.bar = bar
         # tray banner (only while the tray is away)
-        self.banner = Filled(size_hint_y=None, height=0, bg=theme.BAD, padding=(px(8), 0))
-        self.banner_text = Text("", size=16, bold=True, fit=False)
+        self.banner = Filled(size_hint_y=None, height=0, bg=theme.WARN, padding=(px(8), 0))  # news, not a refusal
+        self.banner_text = Text("", size=theme.READ, bold=True, fit=False, color=theme.BG)
         self.banner.add_widget(self.banner_text)
         root.add_widget(self.banner)
         # body
@@ -166,12 +171,14 @@ class PlayScreen(Screen):
         # scrolling part, so a long list of options never pushes them below the fold.
         self.footer = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
         right.add_widget(self.footer)
-        self.error = Text("", size=18, color=(1, 0.55, 0.5, 1))  # refusals and tray hints: read at the table
+        self.error = Text("", size=theme.READ, color=theme.REFUSAL)  # refusals only: red means "not allowed"
         right.add_widget(self.error)
+        self.notice = Text("", size=theme.READ, color=theme.NOTICE, italic=True)  # events told to the table
+        right.add_widget(self.notice)
         body.add_widget(right)
         root.add_widget(body)
         # what just happened
-        self.recent = RecentLines(size=16, rows=3 if theme.wide() else 2)
+        self.recent = RecentLines(size=theme.READ, rows=2)  # two lines at 20 px: the record, not the news
         root.add_widget(self.recent)
         self.add_widget(root)
 
@@ -193,7 +200,7 @@ class PlayScreen(Screen):
         self.runner = runner
         runner.listeners.append(self._on_change)
         self.title.text = esc(runner.engine.title)
-        self.title.font_size = theme.font(20 if len(runner.engine.title) <= 18 else 16)  # one line at 800 px
+        self.title.font_size = theme.font(theme.READ)  # a long name takes two lines
         panels = self.__dict__.setdefault("_panels", {})  # one panel per game, reused from game to game
         if runner.engine.game not in panels:
             panels[runner.engine.game] = SafePanel(runner.engine.game)
@@ -205,7 +212,7 @@ class PlayScreen(Screen):
         self.refresh()
 
     def _on_change(self, change) -> None:
-        self.error.text = ""
+        self.error.text = self.notice.text = ""
         if change.action is not None and change.action.type == "land":
             self._show_throw(change.events)
         if self.fall is not None and not self.fall.result_shown and not self.fall.submitting and \
@@ -425,7 +432,7 @@ class PlayScreen(Screen):
         view = self.runner.session.view(None, awaiting=False)
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         heading = f"{_name(prompt.player)}: write {plural(left, 'name')} on the System cards"
-        box.add_widget(self._label("text", heading, size=24, bold=True))
+        box.add_widget(self._label("text", heading, size=theme.HEADLINE, bold=True))
         if prompt.action == "land" and adapters.for_game(self.runner.engine.game).uses_tray:
             self._free(self.plinth)
             self._show_plinth()
@@ -434,7 +441,7 @@ class PlayScreen(Screen):
         box.add_widget(form)
         detail = next((p for p in public if p.action == "add_detail"), None)
         if detail is not None:
-            other = self._button("names:detail", "Or tell the town something about a name", kind="quiet", size=18)
+            other = self._button("names:detail", "Or tell the town something about a name", kind="quiet", size=theme.READ)
             other.handler = lambda p=detail: self._open_optional(p)
             box.add_widget(other)
         ok = self._button("names:confirm", "Write this name" if left == 1 else f"Write these {left} names",
@@ -449,7 +456,7 @@ class PlayScreen(Screen):
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         of = len(view.get("players") or [])
         box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
-                                   size=24, bold=True))
+                                   size=theme.HEADLINE, bold=True))
         self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
         box.add_widget(self._names_form)
         ok = self._button("names:confirm", "Name this System" if left == 1 else f"Name these {left} Systems",
@@ -477,7 +484,7 @@ class PlayScreen(Screen):
 
     def _draw_optional(self, box, optional, several: bool) -> None:
         """Things that may be done now, under the main question, in a smaller voice."""
-        box.add_widget(self._label("optional:title", "Also possible now:", size=16, color=theme.DIM))
+        box.add_widget(self._label("optional:title", "Also possible now:", size=theme.READ, color=theme.DIM))
         self._draw_offers(box, "optional", optional, several, kind="quiet",
                           tag=lambda i, p: f"optional:{p.action}:{p.player}", act=self._open_optional)
 
@@ -486,9 +493,9 @@ class PlayScreen(Screen):
         players = {p.player for p in public}
         if len(players) == 1:
             who = next(iter(players)) or "The table"
-            box.add_widget(self._label("menu", f"{_name(who)}, choose what to do:", size=24))
+            box.add_widget(self._label("menu", f"{_name(who)}, choose what to do:", size=theme.HEADLINE))
         else:
-            box.add_widget(self._label("menu", "Choose what happens next:", size=24))
+            box.add_widget(self._label("menu", "Choose what happens next:", size=theme.HEADLINE))
         self._draw_offers(box, "menu", public, several, kind="normal",
                           tag=lambda i, p: f"act:{i}", act=self._choose)
 
@@ -515,7 +522,7 @@ class PlayScreen(Screen):
             grid.cols = (4 if theme.wide() else 3) if names and len(offers) > 2 else 2
             buttons = []
             for p, text in offers:
-                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=18)
+                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=theme.READ)
                 if not getattr(b, "grows", False):
                     b.grows = True
                     b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
@@ -540,7 +547,7 @@ class PlayScreen(Screen):
             heading = f"{_name(prompt.player)}: {esc(_without_name(text, prompt.player))}"
         else:
             heading = esc(text)
-        box.add_widget(self._label("text", heading, size=24, bold=True))
+        box.add_widget(self._label("text", heading, size=theme.HEADLINE, bold=True))
         if prompt.action == "land" and adapters.for_game(self.runner.engine.game).uses_tray:
             self._free(self.plinth)
             self._show_plinth()
@@ -675,7 +682,7 @@ class PlayScreen(Screen):
                 self._free(grid)
             buttons = []
             for p in waiting:
-                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=18)
+                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=theme.READ)
                 if not getattr(b, "grows", False):
                     b.grows = True
                     b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
@@ -694,14 +701,26 @@ class PlayScreen(Screen):
             how = "Or tap your name, then hold Gray on your pad to answer on screen."
         else:  # nothing here is a pad press: a hold alone opens the sheet (Controller.on_sheet_hold)
             how = "Hold Gray on your pad for a second to answer on screen (or tap your name first)."
-        box.add_widget(self._label("lock:help", f"{esc(pads)} {how}" if pads else how, size=16, color=theme.DIM))
+        box.add_widget(self._label("lock:help", f"{esc(pads)} {how}" if pads else how, size=theme.READ, color=theme.DIM))
 
     def _draw_outcome(self, box, footer) -> None:
-        box.add_widget(Text("Game over", size=28, bold=True, color=theme.ACCENT, halign="center"))
-        box.add_widget(Text(esc(readable(self.runner.outcome)), size=21, halign="center"))
-        for text, tag, handler in [("Save the log", "export", self.app.export_current),
+        """Who won and how, the story's highlights, a few numbers, and what to do next
+        (kiosk.ui.screens.game_over_story has the words)."""
+        from .screens import game_over_story
+
+        ending, highlights, numbers = game_over_story(self.runner)
+        box.add_widget(Text("Game over", size=theme.HEADLINE, bold=True, color=theme.ACCENT, halign="center"))
+        box.add_widget(Text(esc(ending), size=theme.READ + 2, halign="center"))
+        if highlights:
+            box.add_widget(Text("[b]The story's big moments[/b]", size=theme.READ, color=theme.ACCENT))
+            for line in highlights:
+                box.add_widget(Text(esc(line), size=theme.READ))
+        box.add_widget(Text(esc(numbers), size=theme.READ, color=theme.DIM))
+        game = self.runner.engine.game
+        for text, tag, handler in [("Play again", "again", lambda: self.app.open_setup(game)),
+                                   ("Save the log", "export", self.app.export_current),
                                    ("Home", "home", self.app.go_home)]:
-            b = Big(text, kind="accent" if tag == "home" else "normal", size=20)
+            b = Big(text, kind="accent" if tag == "again" else "normal", size=theme.READ)
             b.tag = f"over:{tag}"
             b.bind(on_release=lambda *_, h=handler: h())
             footer.add_widget(b)
@@ -726,7 +745,7 @@ class PlayScreen(Screen):
                 elif hasattr(widget, "choice") and widget.choice is not None:
                     widget.choice.pick(value, quiet=True)
                 known.append(f"{name} {show(value)}")
-        self.error.text = "The tray saw the die land" + (f" ({', '.join(known)})" if known else "") + \
+        self.notice.text = "The tray saw the die land" + (f" ({', '.join(known)})" if known else "") + \
             ": enter the rest by touch."
 
     _on_table: dict | None = None
@@ -790,17 +809,21 @@ class PlayScreen(Screen):
                 "Operator: reopen it", self._ask_reopen))
             return
         last = self.runner.session.log[-1]
-        text = describe(last) if not self._was_secret(last) else f"{last.player}'s locked choice"
+        asked = self._asked(last)
+        text = f"{last.player}'s locked choice" if asked is not None and asked.secret else \
+            describe(last, self.runner.session.caused(), asked.text if asked else None)
         self.app.show_overlay(Confirm(f"Take back the last action?\n{esc(text)}", "Take it back", self.do_undo))
 
-    def _was_secret(self, action) -> bool:
-        # A locked secret is shown only as "X's locked choice", never its value.
+    def _asked(self, action):
+        """The prompt ``action`` answered (a secret one first: a locked secret is shown only
+        as "X's locked choice", never its value), or None."""
         from kiosk.rules import Session
 
         probe = Session(self.runner.engine, self.runner.session.setup)
         for a in self.runner.session.log[:-1]:
             probe.apply(a)
-        return any(p.secret and p.action == action.type and p.player == action.player for p in probe.awaiting())
+        asked = [p for p in probe.awaiting() if p.action == action.type and p.player in (action.player, None)]
+        return next((p for p in asked if p.secret), asked[0] if asked else None)
 
     def do_undo(self) -> None:
         try:
@@ -817,7 +840,7 @@ class PlayScreen(Screen):
             return
         runner.undo(operator=True)
         self.app.show_screen("play")
-        self.error.text = "The operator reopened the round: everyone in it chooses again."
+        self.notice.text = "The operator reopened the round: everyone in it chooses again."
 
     def ask_private(self, player: str, prompt=None) -> None:
         """Open ``player``'s private sheet (and ``prompt``, a secret choice of theirs) only
@@ -833,7 +856,7 @@ class PlayScreen(Screen):
                 return
             self.app.show_screen("play")
             self.open_private(player, prompt)
-            self.error.text = esc(f"{player}'s sheet was opened{how}.")
+            self.notice.text = esc(f"{possessive(player)} sheet was opened{how}.")
 
         if controller is not None and controller.has_pad(seat):
             from .overlays import HoldToOpen
@@ -854,7 +877,7 @@ class PlayScreen(Screen):
         if prompt is None:
             return
         self.open_private(player, prompt)
-        self.error.text = esc(f"{player}'s sheet was opened.")
+        self.notice.text = esc(f"{possessive(player)} sheet was opened.")
 
     def open_private(self, player: str, prompt=None) -> None:
         lines, mine = self._sheet(player)

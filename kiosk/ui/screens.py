@@ -71,6 +71,15 @@ class HomeScreen(Screen):
     ROW = 48
     """An unfinished game's row (px at scale 1), a finger's height."""
 
+    def game_actions(self, game: str) -> list[tuple[str, str, Any, str]]:
+        """The buttons on one game's card, in order: (label, tag word, action, kind). The tag
+        is ``home:<word>:<game>``. A further entry (a lesson, say) is one more tuple here."""
+        actions = [("New game", "new", lambda: self.app.open_setup(game), "accent")]
+        lesson = self.app.lesson_for(game)  # a guided short game (kiosk.lesson), when one is installed
+        if lesson is not None:
+            actions.append((f"Learn, {lesson.minutes} min", "learn", lambda: self.app.start_lesson(lesson), "good"))
+        return actions + [("Rules", "rules", lambda: self.app.open_rules(game), "quiet")]
+
     def _list_unfinished(self, unfinished) -> None:
         """Every game not over and not abandoned, newest first, each with its own Resume
         button (tagged ``home:resume``, carrying the session's ``sid``), under the title row.
@@ -81,8 +90,8 @@ class HomeScreen(Screen):
             self.root_box.remove_widget(self.waiting)
         self.waiting_list.clear_widgets()
         for info in unfinished:
-            b = Big(esc(describe_unfinished(info, self.app.title_of(info.game))), kind="accent", size=16,
-                    height=px(self.ROW))
+            b = Big(esc(describe_unfinished(info, self.app.title_of(info.game))), kind="quiet", size=18,
+                    height=px(self.ROW))  # listed, not shouting: the new games are the screen's offer
             b.tag = "home:resume"
             b.sid = info.id
             b.bind(on_release=lambda btn: self.app.resume(btn.sid))
@@ -119,14 +128,14 @@ class HomeScreen(Screen):
         box.clear_widgets()
         head = BoxLayout(size_hint_y=None, height=px(52))
         head.add_widget(Text("TABLE NOIR", size=32, bold=True, color=theme.ACCENT, fit=False))
-        op = Big("Operator", kind="normal", size=15, size_hint_x=None, width=px(130))
+        op = Big("Operator", kind="quiet", size=18, size_hint_x=None, width=px(130))
         op.tag = "home:operator"
         op.bind(on_release=lambda *_: self.app.ask_operator())
         head.add_widget(op)
         box.add_widget(head)
-        self.problems = Text("", size=15, color=theme.WARN)
+        self.problems = Text("", size=18, color=theme.WARN)
         self.problems.tag = "home:problems"
-        self.wifi = Text("", size=15, color=theme.DIM)
+        self.wifi = Text("", size=18, color=theme.DIM)
         self.wifi.tag = "home:wifi"
         self.waiting_list = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
         self.waiting_list.bind(minimum_height=self.waiting_list.setter("height"))
@@ -134,26 +143,30 @@ class HomeScreen(Screen):
         self.waiting.add_widget(self.waiting_list)
         grid = GridLayout(cols=2, spacing=px(8))
         for game, title in menu:
-            play = Big(esc(title), kind="normal", size=21)
-            play.tag = f"home:new:{game}"
-            play.bind(on_release=lambda *_, g=game: self.app.open_setup(g))
-            rules = Big("Rules" if compact else "Rules sheet", kind="normal", size=14, height=px(48))
-            rules.tag = f"home:rules:{game}"
-            rules.bind(on_release=lambda *_, g=game: self.app.open_rules(g))
+            buttons = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
+            for label, tag, action, kind in self.game_actions(game):
+                b = Big(label, kind=kind, size=theme.READ)
+                b.tag = f"home:{tag}:{game}"
+                b.bind(on_release=lambda *_, act=action: act())
+                if kind != "accent" or compact:
+                    theme.fit_width(b, pad=12)
+                buttons.add_widget(b)
+            name = Text(f"[b]{esc(title)}[/b]", size=theme.READ if compact else theme.READ + 2, color=theme.ACCENT,
+                        fit=not compact)  # a long name takes two lines in a compact row
             if compact:
-                cell = Filled(bg=theme.PANEL, padding=px(4), spacing=px(4), radius=px(6), size_hint_y=None,
+                cell = Filled(bg=theme.PANEL, padding=px(4), spacing=px(6), radius=px(6), size_hint_y=None,
                               height=px(theme.TOUCH + 8))
-                rules.size_hint_x, rules.width, rules.height = None, px(84), px(theme.TOUCH)
-                cell.add_widget(play)
-                _add_learn(cell, self.app, game, compact=True)
-                cell.add_widget(rules)
+                buttons.size_hint_x = None  # as wide as its buttons; the name has the rest
+                buttons.bind(minimum_width=buttons.setter("width"))
+                cell.add_widget(name)
+                cell.add_widget(buttons)
                 grid.add_widget(cell)
                 continue
             cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
-            cell.add_widget(play)
-            cell.add_widget(Text(BLURBS.get(game, ""), size=14, color=theme.DIM))
-            cell.add_widget(_with_learn(rules, self.app, game))
-            cell.add_widget(BoxLayout())  # keeps the buttons at the top of the card
+            cell.add_widget(name)
+            cell.add_widget(Text(BLURBS.get(game, ""), size=16, color=theme.DIM))
+            cell.add_widget(BoxLayout())  # the buttons sit at the foot of the card
+            cell.add_widget(buttons)
             grid.add_widget(cell)
         if compact:
             rows = (len(menu) + 1) // 2
@@ -392,29 +405,6 @@ def _table_grid(rows: list[list[str]]) -> GridLayout:
     return grid
 
 
-def _add_learn(cell, app, game: str, compact: bool = False) -> None:
-    """The game's "Learn, N min" button (kiosk.ui.coach) in a compact card, when it has a lesson."""
-    from .coach import learn_button
-
-    button = learn_button(app, game, compact)
-    if button is not None:
-        button.size_hint_x, button.width, button.height = None, px(96), px(theme.TOUCH)
-        cell.add_widget(button)
-
-
-def _with_learn(rules, app, game: str):
-    """The rules sheet's row of a full card, with "Learn in N minutes" beside it when the game has a lesson."""
-    from .coach import learn_button
-
-    button = learn_button(app, game)
-    if button is None:
-        return rules
-    row = BoxLayout(spacing=px(4), size_hint_y=None, height=rules.height)
-    row.add_widget(button)
-    row.add_widget(rules)
-    return row
-
-
 class OperatorScreen(Screen):
     """Behind the PIN: leave, look at the hardware, export, clear."""
 
@@ -570,7 +560,7 @@ class OperatorScreen(Screen):
 
     def _said(self, problem: str | None) -> str | None:
         if problem:
-            self.app.message(problem)
+            self.app.message(problem, refused=True)
         return problem
 
     def reopen(self) -> None:
@@ -667,3 +657,27 @@ def plain_pin_note(kiosk) -> str:
         return ""
     return ("\n[color=e69e2e]table-noir.toml holds the PIN in plain text: replace operator_pin there with "
             "the operator_pin_hash line that 'table-noir pin-hash' prints.[/color]")
+
+
+HIGHLIGHT_KINDS = {"finale", "gauntlet", "death", "curse", "trauma", "goal",  # Hell for Leather
+                   "face-off", "revelation", "verdict", "confession", "payout",  # Promise Hollows
+                   "epilogue", "tie", "vote", "case",  # Even/Odd
+                   "consequence", "result"}  # clincher
+"""Event kinds that make a story's highlights on the game-over screen (the rest is the record)."""
+
+
+def game_over_story(runner, most: int = 3) -> tuple[str, list[str], str]:
+    """The game-over screen's words: how it ended (the rules' sentence), up to ``most``
+    highlights from the public story (its big moments, else its last lines) and a few numbers."""
+    from kiosk.ui.fields import readable
+
+    session = runner.session
+    public = [e for e in session.events if e.visible_to(None)]
+    big = [e.text for e in public if e.kind in HIGHLIGHT_KINDS]
+    ending = readable(runner.outcome or "")
+    picked = [t for t in (big or [e.text for e in public]) if t.strip() and t not in ending][-most:]
+    reveals = len(getattr(runner, "closed_rounds", []) or [])
+    numbers = [plural(len(runner.players()), "player"), plural(len(session.log), "move")]
+    if reveals:
+        numbers.append(plural(reveals, "secret round"))
+    return ending, [readable(t) for t in picked], ", ".join(numbers)

@@ -37,6 +37,10 @@ ACCENT = (0.86, 0.68, 0.28, 1)  # brass
 GOOD = (0.30, 0.66, 0.38, 1)
 WARN = (0.90, 0.62, 0.18, 1)
 BAD = (0.80, 0.24, 0.22, 1)
+REFUSAL = (1, 0.55, 0.5, 1)
+"""Red text means one thing: the rules (or a form) refused what was just tried."""
+NOTICE = (0.55, 0.78, 0.95, 1)
+"""Something that happened, told to the table (a sheet opened, what the tray saw): never red."""
 
 # Named values that have a colour on the table: (fill, text colour, shape, label).
 MARKS = {
@@ -64,7 +68,7 @@ def scale() -> float:
 
 def wide() -> bool:
     """A 16:9 screen (1280x720): wider than the 5:3 design, so the play screen gives the
-    extra width to the status panel and the log strip shows three lines, not two."""
+    extra width to the status panel."""
     w, h = Window.size
     return w / max(1, h) > 1.7
 
@@ -79,6 +83,15 @@ def font(n: float = 18) -> float:
 
 
 TOUCH = 56
+
+
+HEADLINE = 28
+"""Whose turn, what to do, the last result, the Heat and the pot: read from a chair 80-100 cm
+from the 7" panel, ISO 9241-3's 16 arcmin is about 28 px at 800x480 (issue 30)."""
+READ = 20
+"""Everything else read during play."""
+LEAST = 16
+"""Nothing a player must read is smaller (host-only words, such as the tray's link, may be this size)."""
 
 
 def font_px_line(size: float) -> float:
@@ -512,6 +525,15 @@ def spacer(height: float = 8) -> Widget:
 BAR = (0.7, 0.7, 0.7, 0.45)  # a scroll bar, always this colour: visible before anyone scrolls
 
 
+def _buttons_in(widget):
+    """Every button inside ``widget`` (not itself), depth first."""
+    for child in widget.children:
+        if isinstance(child, Button):
+            yield child
+        else:
+            yield from _buttons_in(child)
+
+
 class Scroll(ScrollView):
     """A vertical scroll area with a bar of ``bar`` px (at scale 1).
 
@@ -529,6 +551,11 @@ class Scroll(ScrollView):
       busy for 0.6 s with nothing new to show. The bar here keeps one colour
       (``BAR``), which also tells players there is more to see before they
       touch it.
+
+    And one for the table: it never shows part of a button. A button the
+    view's edge would cut (the face buttons under a tray hint, an "Also possible
+    now" row) is left out of the clip whole, so the row reads as "more below"
+    and nobody presses the half they see; a touch there scrolls, never presses.
     """
 
     def __init__(self, bar: float = 6, **kw) -> None:
@@ -537,6 +564,9 @@ class Scroll(ScrollView):
         kw.setdefault("bar_inactive_color", kw["bar_color"])
         super().__init__(bar_width=px(bar), **kw)
         self._clip_with_scissor()
+        with self.canvas.after:  # after the clip: "More below" written in the band left out of it
+            self._more_colour = Color(*DIM[:3], 0)
+            self._more = Rectangle(size=(0, 0))
 
     def _clip_with_scissor(self) -> None:
         """Clip with a scissor box instead of Kivy's stencil mask.
@@ -559,9 +589,60 @@ class Scroll(ScrollView):
             after.remove(instruction)  # a Rectangle takes its BindTexture with it
         after.insert(first, ScissorPop())
 
+    def shown_rect(self) -> tuple[float, float, float, float]:
+        """What the view shows, in window pixels (x0, y0, x1, y1): its own box, less the
+        buttons its top or bottom edge would cut in two (see the class's docstring)."""
+        x0, y0 = self.to_window(self.x, self.y)
+        x1, y1 = x0 + self.width, y0 + self.height
+        content = self.children[0] if self.children else None
+        key = (x0, y0, self.width, self.height, self.scroll_y, content.height if content else 0,
+               len(content.children) if content else 0)
+        if getattr(self, "_shown_for", None) == key:
+            return self._shown
+        bottom, top = y0, y1
+        if content is not None and content.height > self.height:
+            for w in _buttons_in(content):
+                if w.height >= self.height or w.width < 2:
+                    continue
+                _, b = w.to_window(w.x, w.y)
+                t = b + w.height
+                if b < y0 - 1 and t > y0 + 1:  # cut by the bottom edge
+                    bottom = max(bottom, min(t, y1))
+                if b < y1 - 1 and t > y1 + 1:  # cut by the top edge
+                    top = min(top, max(b, y0))
+        self._shown_for, self._shown = key, (x0, bottom, x1, max(bottom, top))
+        return self._shown
+
+    def simulate_touch_down(self, touch):
+        """A touch on the band left out of the clip scrolls the view but presses nothing under it."""
+        x0, y0, x1, y1 = self.shown_rect()
+        _, wy = self.to_window(*touch.pos)
+        if not y0 <= wy <= y1:
+            return False
+        return super().simulate_touch_down(touch)
+
+    def _show_more(self, band: float, wx: float, wy: float) -> None:
+        """Write "More below" in a band of ``band`` px left out of the clip at the view's foot."""
+        from kivy.core.text import Label as CoreLabel
+
+        texture = getattr(self, "_more_texture", None)
+        if texture is None:
+            core = CoreLabel(text="More below: scroll", font_size=font(LEAST), italic=True)
+            core.refresh()
+            texture = self._more_texture = core.texture
+        shown = band >= texture.height + 2
+        self._more_colour.a = 1 if shown else 0
+        if shown:
+            w, h = texture.size
+            self._more.texture = texture
+            self._more.size = (w, h)
+            self._more.pos = (int(self.x + (self.width - w) / 2), int(self.y + (band - h) / 2))
+
     def _place_clip(self, *_) -> None:
-        x, y = self.to_window(self.x, self.y)
-        box = (int(round(x)), int(round(y)), int(round(self.width)), int(round(self.height)))
+        x0, y0, x1, y1 = self.shown_rect()
+        wx, wy = self.to_window(self.x, self.y)
+        self._show_more(y0 - wy, wx, wy)
+        box = (int(round(x0)), int(round(y0)), int(round(x1 - x0)), int(round(y1 - y0)))
         clip = self._clip
         if (clip.x, clip.y, clip.width, clip.height) != box:
             clip.x, clip.y, clip.width, clip.height = box

@@ -46,6 +46,9 @@ class RecordingHooks(Hooks):
     def save_calibration(self, empty_mm, die_mm):
         self.calls.append(("save", round(empty_mm, 1), round(die_mm, 2)))
 
+    def save_weighing(self, zero, per_die, spread):
+        self.weighing = (zero, per_die, spread)
+
     def reboot(self):
         self.calls.append(("reboot",))
 
@@ -371,7 +374,16 @@ def test_the_tray_sends_every_message_type_the_protocol_defines():
     t = run_sim(app, sim, t)
     cmd(app, t, "calibrate", 2, step="empty")
     feed_steady(app, 320, CALIBRATION_SAMPLES, t + 1)
-    assert set(link.types()) == set(protocol.MESSAGES)
+    # A tray that weighs the Heat, for a Pi that asked: "falling" and the watchman's "mismatch" too.
+    from .test_app_weighing import run, weighing_tray  # noqa: PLC0415
+
+    wsim, wapp, wlink, _ = weighing_tray()
+    t = run(wapp, wsim)
+    wsim.throw(accuracy=0.3, collapse=True)
+    t = run(wapp, wsim, t)
+    for i in range(100):
+        wapp.on_sample(320, t + 33 * i)  # the VL53L0X sees an empty tray where dice are weighed
+    assert set(link.types()) | set(wlink.types()) == set(protocol.MESSAGES)
 
 
 # -- protocol version 2, agreed in the hello (issue 19, defect 10) ------------------

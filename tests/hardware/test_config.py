@@ -134,3 +134,17 @@ def test_a_bad_operator_pin_is_refused_without_echoing_it(tmp_path):
 def test_the_environment_variable_points_at_the_site_file(tmp_path, monkeypatch):
     monkeypatch.setenv("TABLE_NOIR_CONFIG", str(site(tmp_path, "[pads]\nbounce_ms = 7\n")))
     assert load_config().pads.bounce_ms == 7
+
+
+def test_the_load_cell_and_its_adc_are_configured_for_the_kit():
+    scale = load_config(DEFAULTS).tray.scale
+    assert (scale.adc, scale.i2c_address, scale.rate_sps, scale.gain) == ("nau7802", 0x2A, 80, 128)
+    assert scale.cell_wires == ("E+", "E-", "A+", "A-") and scale.cell_capacity_g == 1000
+    assert scale.plinth_height_mm >= 20
+
+
+def test_a_conversion_rate_the_nau7802_does_not_have_is_named(tmp_path):
+    site = tmp_path / "site.toml"
+    site.write_text("[tray.scale]\nrate_sps = 100\n")
+    with pytest.raises(ConfigError, match="tray.scale.rate_sps"):
+        load_config(site)

@@ -134,12 +134,24 @@ def test_the_firmware_app_passes_knocks_over_the_knock_level_to_the_tracker():
 
 
 def test_the_simulated_tray_passes_its_piezo_knocks_to_the_tracker():
-    tray = SimTray(load_config(), seed=5, realtime=False)
+    tray = SimTray(load_config(), seed=5, realtime=False, weigh=False)  # the VL53L0X-only tray
     try:
         tray.step(20)
         assert not tray.tracker.knocks
         tray.throw(accuracy=1.0)
         tray.step_until_idle()
         assert tray.tracker.knocks
+    finally:
+        tray.close()
+
+
+def test_the_weighing_simulated_tray_passes_its_piezo_knocks_to_the_weight_tracker():
+    tray = SimTray(load_config(), seed=5, realtime=False)
+    try:
+        tray.step(20)
+        assert tray.weight is not None and tray.weight._knock_t is None
+        tray.throw(accuracy=1.0)
+        tray.step_until_idle()
+        assert tray.weight._knock_t is not None
     finally:
         tray.close()

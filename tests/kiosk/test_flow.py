@@ -117,7 +117,7 @@ def test_save_the_log_says_where_the_files_went(app):
     sid = _start(app, "even-odd")
     drive.press("bar:menu")
     drive.press("gamemenu:save")
-    said = app.play.error.text
+    said = app.play.notice.text
     assert str(app.exports) in said and f"session-{sid}-recap.txt" in said and "kiosk" in said
     assert (app.exports / f"session-{sid}.jsonl").exists()
 
@@ -424,7 +424,7 @@ def test_a_gray_hold_on_your_own_pad_opens_your_sheet_for_a_secret_no_press_answ
     look = app.overlays[-1]
     assert isinstance(look, PrivateLook) and look.who == who and look.prompt.action == "roll_for_crime"
     assert drive.find_all("private:show"), "the sheet still opens behind the cover"
-    assert f"{who}'s sheet was opened" in app.play.error.text
+    assert f"{who}'s sheet was opened" in app.play.notice.text
     before = len(app.runner.session.log)
     drive.press("private:show")
     drive.press("dice:roll")

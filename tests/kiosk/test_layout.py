@@ -176,7 +176,7 @@ def visible_rect(widget):
     parent = widget.parent
     while parent is not None and parent is not parent.parent:
         if isinstance(parent, ScrollView):
-            a, b, c, d = window_rect(parent)
+            a, b, c, d = parent.shown_rect() if hasattr(parent, "shown_rect") else window_rect(parent)
             x0, y0, x1, y1 = max(x0, a), max(y0, b), min(x1, c), min(y1, d)
         parent = parent.parent
     return x0, y0, x1, y1
@@ -229,6 +229,53 @@ def out_of_reach(widget, later) -> str | None:
     return None
 
 
+def drawn_box(widget) -> tuple[float, float, float, float] | None:
+    """Where an ``art.Drawn`` widget's drawing really lies (its canvas's rectangles, ellipses,
+    lines and triangles, moved by its translation), in the widget's own coordinates."""
+    from kivy.graphics import Ellipse, Line, Rectangle, RoundedRectangle, Triangle
+
+    xs: list[float] = []
+    ys: list[float] = []
+    for ins in widget.canvas.children:
+        if isinstance(ins, (Rectangle, RoundedRectangle, Ellipse)):
+            (x, y), (w, h) = ins.pos, ins.size
+            xs += [x, x + w]
+            ys += [y, y + h]
+        elif isinstance(ins, (Line, Triangle)) and ins.points:
+            xs += list(ins.points[0::2])
+            ys += list(ins.points[1::2])
+    if not xs:
+        return None
+    dx, dy = widget._shift.xy
+    return min(xs) + dx, min(ys) + dy, max(xs) + dx, max(ys) + dy
+
+
+def spilled_art(widget, labels) -> str | None:
+    """Why an ``art.Drawn`` widget's drawing is not wholly inside its own box (then part of it
+    is cut by the scroll area or drawn over the text beside it: the clincher's card over
+    "Tokens:", the Epilogue's sixth die below its box), or None."""
+    box = drawn_box(widget)
+    if box is None:
+        return None
+    out = max(widget.x - box[0], widget.y - box[1], box[2] - widget.right, box[3] - widget.top)
+    if out <= 3:
+        return None
+    x0, y0 = widget.to_window(box[0], box[1])
+    x1, y1 = widget.to_window(box[2], box[3])
+    over = [plain(w)[:30] for w in labels if w is not widget and not _descends(w, widget)
+            and min(x1, window_rect(w)[2]) - max(x0, window_rect(w)[0]) > 2
+            and min(y1, window_rect(w)[3]) - max(y0, window_rect(w)[1]) > 2]
+    return f"drawn {out:.0f} px outside its box" + (f", over {over[0]!r}" if over else "")
+
+
+def partly_shown(widget) -> str | None:
+    """Why a button is only partly visible in its scroll area (a player may miss it, or press
+    the half they see), or None. A button wholly below the fold is fine: the area scrolls."""
+    v = visible_rect(widget)
+    seen = max(0, v[2] - v[0]) * max(0, v[3] - v[1]) / max(1, widget.width * widget.height)
+    return f"only {seen:.0%} of it shown" if 0.05 < seen < 0.95 else None
+
+
 def whose_buttons(app) -> dict[str, str]:
     """The player each menu and optional button acts for, by tag, when more than one
     player has something to press now (else nobody needs telling whose it is)."""
@@ -249,7 +296,7 @@ def problems(app, size) -> list[str]:
     from kivy.uix.button import Button
     from kivy.uix.label import Label
 
-    from kiosk.ui import theme
+    from kiosk.ui import art, theme
 
     drive.pump(2)
     found: list[str] = []
@@ -257,6 +304,12 @@ def problems(app, size) -> list[str]:
     top = Window.children[0]  # an open overlay, else the app: what the players' fingers reach
     ordered = [w for root in reversed(Window.children) for w in draw_order(root)]
     on_top = {id(w) for w in draw_order(top)}
+    labels = [w for w in ordered if isinstance(w, Label) and shown(w) and w.text.strip()]
+    for w in ordered:
+        if isinstance(w, art.Drawn) and shown(w):
+            why = spilled_art(w, labels)
+            if why:
+                found.append(f"{type(w).__name__} {why}")
     for i, w in enumerate(ordered):
         if not isinstance(w, Label) or not shown(w):
             continue
@@ -265,7 +318,7 @@ def problems(app, size) -> list[str]:
         if gaps:
             found.append(f"{name!r}: no glyph for {gaps!r} in {os.path.basename(font_file(w))}")
         if isinstance(w, Button):
-            why = clipped(w)
+            why = clipped(w) or partly_shown(w)
             if why:
                 found.append(f"button {name!r} clipped: {why}")
         tag = getattr(w, "tag", "")
@@ -405,3 +458,113 @@ def test_the_checks_catch_a_clipped_button_a_broken_word_a_missing_glyph_and_a_b
     assert "no glyph for '♠♥'" in found
     assert "♣" not in found and "♦" not in found  # a [font=...] run is checked against its own font
     assert "'prompt:confirm' below the fold" in found or "'prompt:confirm' outside" in found
+
+
+def test_the_checks_catch_art_drawn_over_text_and_a_button_half_shown(sized):
+    """Drawn art outside its box (the clincher's card over "Tokens:", the Epilogue's sixth die
+    below its box) and a button a scroll area cuts in two are reported."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.button import Button
+    from kivy.uix.scrollview import ScrollView
+
+    from kiosk.ui import art
+    from kiosk.ui.theme import Text
+
+    class Spilling(art.Drawn):
+        def draw(self) -> None:
+            Color(1, 0, 0, 1)
+            Rectangle(pos=(self.x, self.y - 40), size=(self.width, self.height + 40))
+
+    app, size = sized
+    app.start_game("clincher", {"seed": 3})
+    drive.pump(2)
+    before = set(problems(app, size))
+    box = app.play.prompt_box
+    spill = Spilling(size_hint_y=None, height=60)
+    under = Text("Tokens under the card")
+    plain_scroll = ScrollView(size_hint=(None, None), size=(200, 90), pos=(300, 200))  # Kivy's own: cuts buttons
+    inner = BoxLayout_with_buttons(6)
+    plain_scroll.add_widget(inner)
+    for w in (spill, under):
+        box.add_widget(w)
+    app.root.add_widget(plain_scroll)
+    app.play.prompt_scroll.scroll_y = 1
+    drive.pump(3)
+    found = "\n".join(set(problems(app, size)) - before)
+    for w in (spill, under):
+        box.remove_widget(w)
+    app.root.remove_widget(plain_scroll)
+    app.go_home()
+    assert "Spilling drawn 40 px outside its box, over 'Tokens under the card'" in found
+    assert any(isinstance(b, Button) for b in inner.children)
+    assert "'probe:row" in found and "% of it shown" in found
+
+
+def BoxLayout_with_buttons(n: int):
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+
+    inner = BoxLayout(orientation="vertical", size_hint_y=None, height=n * 56)
+    for i in range(n):
+        b = Button(text=f"Row {i}")
+        b.tag = f"probe:row{i}"
+        inner.add_widget(b)
+    return inner
+
+
+def test_a_scroll_area_never_shows_half_a_button_nor_presses_the_hidden_half(sized):
+    """The face buttons under a tray hint were half hidden, and the half shown could be pressed."""
+    from kiosk.ui import theme
+
+    app, size = sized
+    app.go_home()
+    drive.pump(1)
+    scroll = theme.Scroll(size_hint=(None, None), size=(300, 150), pos=(10, 10))
+    inner = BoxLayout_with_buttons(8)  # 8 rows of 56 px in a 150 px view: the third row is cut
+    scroll.add_widget(inner)
+    pressed = []
+    for b in inner.children:
+        b.bind(on_release=lambda btn: pressed.append(btn.tag))
+    app.root.add_widget(scroll)
+    try:
+        scroll.scroll_y = 1
+        drive.pump(3)
+        x0, y0, x1, y1 = scroll.shown_rect()
+        third = inner.children[-3]
+        tx, ty = third.to_window(third.x, third.y)
+        assert y0 >= ty + third.height - 1, "the cut row is left out of the view whole"
+        assert all(partly_shown(b) is None for b in inner.children)
+        drive.tap_at(*third.to_window(third.center_x, third.top - 10))  # the part that was shown before
+        drive.pump(3)
+        assert "probe:row2" not in pressed
+        drive.press("probe:row2")  # scrolled into view, it is pressed as usual
+        assert "probe:row2" in pressed
+    finally:
+        app.root.remove_widget(scroll)
+
+
+def test_clincher_game_over_shows_the_last_clincher_not_no_card_drawn_yet(sized):
+    """After 16 scenes the panel still said "No card drawn yet" beside a card back."""
+    from kiosk.rules import RuleError, bot
+
+    app, size = sized
+    rng = random.Random(4)
+    app.start_game("clincher", {"seed": 4})
+    for _ in range(3000):
+        if app.runner.outcome is not None:
+            break
+        prompts = [p for p in app.runner.awaiting() if not p.optional] or app.runner.awaiting()
+        if len(app.runner.session.view(None)["finished"]) < 3:
+            prompts = [p for p in prompts if p.action != "end_session"] or prompts
+        try:
+            app.runner.propose(bot.fill(rng.choice(prompts), rng))
+        except RuleError:
+            pass
+        close_overlays(app)
+    drive.pump(2)
+    panel = app.play.panel.inner
+    finished = app.runner.session.view(None)["finished"]
+    assert app.runner.outcome is not None and finished
+    assert "No card drawn yet" not in panel.card_words.text
+    assert panel.card.face_up and f"Scene {finished[-1]['number']}" in panel.card_words.text
+    app.go_home()

@@ -369,7 +369,7 @@ def test_a_throw_the_tray_cannot_read_fully_is_finished_by_touch(app):
     assert len(runner.session.log) == before  # nothing guessed
     assert app.play.current_prompt.action == "land"
     assert app.play.inputs["face"].value == 7
-    assert "enter the rest by touch" in app.play.error.text
+    assert "enter the rest by touch" in app.play.notice.text
     drive.press("zone='inside'")
     drive.press("prompt:confirm")
     assert len(runner.session.log) == before + 1
@@ -1139,7 +1139,7 @@ def test_a_private_sheet_opens_only_from_its_own_players_pad(app):
     hold_gray(app, 2)
     drive.press("private:show")
     assert re.search(r"\b8\b", _screen_text(app))
-    assert "Bo's sheet was opened." in app.play.error.text  # the table is told whose
+    assert "Bo's sheet was opened." in app.play.notice.text  # the table is told whose
     drive.press("private:hide")
     assert not re.search(r"\b8\b", _screen_text(app))
 
@@ -1183,7 +1183,7 @@ def test_a_player_without_a_pad_is_handed_the_screen_by_the_host_and_the_table_i
     assert not drive.find_all("private:show")
     pin_in(app)
     drive.press("private:show")
-    assert "handed over by the host" in app.play.error.text and "Bo" in app.play.error.text
+    assert "handed over by the host" in app.play.notice.text and "Bo" in app.play.notice.text
     drive.press("number=3")
     drive.press("private:lock")
     assert [a.player for a in app.runner.session.log] == ["Bo"]

@@ -201,7 +201,7 @@ def test_the_first_lock_in_wins_between_phone_and_pad_and_refusals_stay_off_the_
     async def go():
         async with table(tmp_path) as t:
             shared: list[str] = []
-            t.controller.on_message = shared.append
+            t.controller.on_message = lambda text, refused=False: shared.append(text)
             advance_to(t.runner, "wager")
             lead = t.runner.session.view(None)["lead"]
             pad = t.runner.players().index(lead) + 1

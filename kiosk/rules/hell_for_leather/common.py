@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from ..core import Event
+from ..core import Event, change, possessive
 from .charts import DRIVE_LEVELS, HEAT_FLOOR, RIP, SHOTGUN, drive_dice, heat_status
 from .models import Conflict, Contestant, GameState, Team
 
@@ -63,7 +63,9 @@ def ensure_living_cup(state: GameState, team: Team) -> None:
 def change_heat(team: Team, by: int, why: str) -> Event:
     before = team.heat
     team.heat = max(HEAT_FLOOR, team.heat + by)
-    return Event(f"{team.name}'s Heat {before} -> {team.heat} ({why}); status {heat_status(team.heat)}.",
+    moved = "rises" if team.heat > before else "falls" if team.heat < before else "stays"
+    amount = change(before, team.heat) if team.heat != before else f"at {team.heat}"
+    return Event(f"{possessive(team.name)} Heat {moved} {amount} ({why}): {heat_status(team.heat)}.",
                  kind="heat", data={"team": team.name, "before": before, "after": team.heat, "cause": why})
 
 
@@ -81,8 +83,8 @@ def trauma(state: GameState, player: str, cause: str = "trauma") -> list[Event]:
                       f"{DRIVE_LEVELS[c.drive]}. Flashback: a hard moment with their Why? ({c.why}).",
                       kind="trauma", data={"player": player, "spare": True})]
     c.drive += 1
-    events = [drive_event(c, before, cause, f"{c.name or player} takes a Trauma: {DRIVE_LEVELS[before]} -> "
-                          f"{DRIVE_LEVELS[c.drive]}. Flashback: a hard moment with their Why? ({c.why}).")]
+    events = [drive_event(c, before, cause, f"{c.name or player} takes a Trauma and drops "
+                          f"{change(DRIVE_LEVELS[before], DRIVE_LEVELS[c.drive]).rstrip('.')}. Flashback: a hard moment with their Why? ({c.why}).")]
     return events
 
 
@@ -90,8 +92,8 @@ def heal(state: GameState, player: str, cause: str) -> Event:
     c = state.contestants[player]
     before = c.drive
     c.drive = max(0, c.drive - 1)
-    return drive_event(c, before, cause, f"{c.name or player} heals one level: {DRIVE_LEVELS[before]} -> "
-                       f"{DRIVE_LEVELS[c.drive]}.")
+    return drive_event(c, before, cause, f"{c.name or player} heals one level, "
+                       f"{change(DRIVE_LEVELS[before], DRIVE_LEVELS[c.drive]).rstrip('.')}.")
 
 
 def revive_at_shotgun(state: GameState, player: str) -> Event:

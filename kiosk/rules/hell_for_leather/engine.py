@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..core import Action, Engine, Event, Prompt, RuleError
+from ..core import Action, Engine, Event, Prompt, RuleError, possessive
 from . import finale, play, setup_phase
 from .actions import (
     ACTIONS, AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, Count,
@@ -57,7 +57,7 @@ class HellForLeather(Engine):
             if who not in state.contestants:
                 raise RuleError("only players at this table act", f"nobody called {who!r} is playing")
             if state.contestants[who].drive >= RIP:
-                raise RuleError("nobody acts after R.I.P.", f"{who}'s contestant is dead")
+                raise RuleError("nobody acts after R.I.P.", f"{possessive(who)} contestant is dead")
         if isinstance(action, SETUP_ACTIONS):
             return setup_phase.apply(state, action, rng)
         if isinstance(action, FINALE_ACTIONS):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core import Action, Event, Field, Prompt, RuleError, plural
+from ..core import Action, Event, Field, Prompt, RuleError, change, plural, possessive
 from .actions import Entrance, Epilogue, Intent, Reward, TakeCup
 from .charts import (
     CURSE, FINALE_HEAT, GAUNTLET_HEAT, HEAT_FLOOR, MERIT, PASS, RESULT_NAMES, RIP, drive_dice, drive_name,
@@ -35,7 +35,8 @@ def reach_objective(state: GameState, team_index: int) -> list[Event]:
         sides.append(FinaleSide(members=members, heat=t.heat, bonus=bonus, cup=cup))
     state.finale = Finale(sides=sides, leader=team_index, rewards_left=rewards, active=team_index)
     events.append(Event(f"Unspent VP are thrown away and the Hunters are called off. {team.name} earns "
-                        f"{plural(rewards, 'reward')} ({state.goal_target} - {loser.goals_done}).", kind="finale"))
+                        f"{plural(rewards, 'reward')}: {state.goal_target} Goals to win, less the "
+                        f"{loser.goals_done} the other team reached.", kind="finale"))
     if rewards:
         state.phase = "rewards"
         state.cue = f"{team.name}: spend each reward; every reward spent also lowers your own Heat by 1."
@@ -85,8 +86,8 @@ def start_gauntlet(state: GameState, team_index: int) -> list[Event]:
     state.phase = "goals"
     state.cue = (f"Storm the Gauntlet: agree how to break the Network and name {count} Goals. No Felonies, "
                  "Dilemmas, Help or Curse chart; a fallen Heat kills; the Heat rises after every conflict.")
-    return [Event(f"{team.name} storms the Gauntlet: {count} Goals, VP thrown away, Heat {before} -> "
-                  f"{GAUNTLET_HEAT}.", kind="gauntlet",
+    return [Event(f"{team.name} storms the Gauntlet: {count} Goals, VP thrown away, Heat "
+                  f"{change(before, GAUNTLET_HEAT)}.", kind="gauntlet",
                   data={"team": team.name, "before": before, "after": GAUNTLET_HEAT})]
 
 
@@ -233,7 +234,7 @@ def _reward(state: GameState, use: str) -> list[Event]:
         events += trauma(state, victim, "reward_trauma")
     before = win.heat
     win.heat = max(HEAT_FLOOR, win.heat - 1)
-    events.append(Event(f"Spending the reward lowers the winners' Heat {before} -> {win.heat}.", kind="heat"))
+    events.append(Event(f"Spending the reward lowers the winners' Heat {change(before, win.heat)}.", kind="heat"))
     f.rewards_left -= 1
     if f.rewards_left == 0:
         events += _start_entrances(state)
@@ -274,7 +275,7 @@ def finale_count(state: GameState) -> list[Event]:
     state.conflict = None
     if side.vp <= other.vp:
         return events + finale_death(state, c.narrator, "not enough VP")
-    events.append(Event(f"{c.narrator}'s narration stands.", kind="narration"))
+    events.append(Event(f"{possessive(c.narrator)} narration stands.", kind="narration"))
     f.turn += 1
     f.active = 1 - f.active
     nxt = f.sides[f.active]
@@ -294,7 +295,7 @@ def finale_count(state: GameState) -> list[Event]:
 
 def finale_fall(state: GameState, player: str) -> list[Event]:
     state.conflict = None
-    return [Event(f"The Heat falls on {player}'s turn.", kind="heat")] + finale_death(state, player, "the Heat fell")
+    return [Event(f"The Heat falls on {possessive(player)} turn.", kind="heat")] + finale_death(state, player, "the Heat fell")
 
 
 def finale_death(state: GameState, player: str, why: str) -> list[Event]:

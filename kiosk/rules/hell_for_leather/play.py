@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from ..core import Action, Event, Field, Prompt, RuleError, plural
+from ..core import Action, Event, Field, Prompt, RuleError, change, plural, possessive
 from . import finale as fin
 from .actions import (
     AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, DeclareSkill,
@@ -326,7 +326,7 @@ def on_land(state: GameState, action: Land) -> list[Event]:
     c.landings.append(Landing(thrower=action.player or c.narrator, zone=action.zone, face=face, kind=kind,
                               result=result))
     caught = f" (caught between {action.face} and {action.caught}: counts {face})" if action.caught is not None else ""
-    events = [Event(f"{action.player}'s {kind} die lands {action.zone} showing {action.face}{caught}: "
+    events = [Event(f"{possessive(action.player)} {kind} die lands {action.zone} showing {action.face}{caught}: "
                     f"{RESULT_NAMES[result]}.", kind="die",
                     data={"thrower": action.player, "zone": action.zone, "face": face, "die": kind})]
     if kind == "risk" and c.mode == "play" and state.fluency >= 2 and result != MERIT:
@@ -337,7 +337,7 @@ def on_land(state: GameState, action: Land) -> list[Event]:
             events.append(Event(f"The Risk die is no Merit: the Risk becomes a Felony. {c.narrator} throws up to "
                                 "three d10; the first Merit (or a fall) sets the grade.", kind="felony"))
         else:
-            events.append(Event(f"{c.narrator}'s Felony track is full: the Risk cannot become a Felony.",
+            events.append(Event(f"{possessive(c.narrator)} Felony track is full: the Risk cannot become a Felony.",
                                 kind="felony"))
     elif kind == "felony":
         c.felony_grade += 1
@@ -360,7 +360,7 @@ def commit_felony(state: GameState) -> list[Event]:
         extra = max(0, drive_dice(c.position - grade) - drive_dice(c.position))
         c.plan += [c.narrator] * extra
         c.kinds += ["drive"] * extra
-        events.append(Event(f"The Felony lifts {c.narrator}'s Drive {plural(grade, 'level')} to "
+        events.append(Event(f"The Felony lifts {possessive(c.narrator)} Drive {plural(grade, 'level')} to "
                             f"{drive_name(c.position - grade)}: {extra} more d10; the Felony dice only graded the "
                             "crime.", kind="felony"))
     return events
@@ -385,7 +385,7 @@ def on_risk(state: GameState) -> list[Event]:
     team = state.teams[c.team]
     ev = change_heat(team, +1, "Risk")
     instinct = state.contestants[c.narrator].instinct
-    cue = f" The Adversary will narrate the outcome with {c.narrator}'s Instinct, {instinct}: " \
+    cue = f" The Adversary will narrate the outcome with {possessive(c.narrator)} Instinct, {instinct}: " \
           f"{INSTINCT_CUES.get(instinct, '')}." if c.mode == "play" else ""
     return [Event(f"{c.narrator} takes a Risk: one die onto the Heat, one more d10.{cue}", kind="risk"), ev]
 
@@ -411,7 +411,7 @@ def on_heat_fall(state: GameState, action: HeatFall) -> list[Event]:
     if c.mode == "finale":
         return fin.finale_fall(state, c.narrator)
     if c.mode == "gauntlet":
-        return [Event(f"The Heat falls on {action.thrower}'s throw. In the Gauntlet that kills.", kind="heat")] + \
+        return [Event(f"The Heat falls on {possessive(action.thrower)} throw. In the Gauntlet that kills.", kind="heat")] + \
             kill(state, action.thrower, "the Heat fell in the Gauntlet")
     if state.fluency == 1:
         return [Event("The Heat fell; at fluency level 1 that has no effect. Rebuild it and keep throwing.",
@@ -433,7 +433,8 @@ def on_knock(state: GameState, action: TableKnock) -> list[Event]:
         return [Event(f"{action.who} knocked the table again. Rebuild the Heat (no Felonies here).", kind="knock")]
     before = c.felony
     c.felony = min(state.felony_track, c.felony + state.knock_felony)
-    return [Event(f"{action.who} knocked the table again: a Felony. Felony rank {before} -> {c.felony}.",
+    rank = f"rises {change(before, c.felony)}" if c.felony > before else f"stays at {c.felony}, the top of the track"
+    return [Event(f"{action.who} knocked the table again: a Felony. Felony rank {rank}.",
                   kind="felony", data={"player": action.who, "knock": True})]
 
 
@@ -483,7 +484,7 @@ def _narration(state: GameState, result: int) -> str:
         if c.felony_grade:
             return f"The Adversary narrates: a {'*' * c.felony_grade} Felony ({FELONY_CUES[c.felony_grade]}) " \
                    f"that leads to {'failure' if result == CURSE else 'success'}.{flashback}"
-        return f"The Adversary narrates the outcome through {n}'s Instinct, {con.instinct}: " \
+        return f"The Adversary narrates the outcome through {possessive(n)} Instinct, {con.instinct}: " \
                f"{INSTINCT_CUES.get(con.instinct, '')}.{flashback}"
     if result == BOON:
         return f"{n} narrates a glorious success, then {_flashback(con)}."

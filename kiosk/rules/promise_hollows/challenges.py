@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from kiosk.rules.core import Event, Field, Prompt, RuleError
+from kiosk.rules.core import Event, Field, Prompt, RuleError, possessive
 
 from . import actions as A
 from . import payoffs
@@ -69,7 +69,7 @@ def challenge(state: HollowsState, a: A.Challenge, rng: random.Random) -> list[E
     if who not in sc.in_scene or not state.person(who).active:
         raise RuleError("only a character in the scene may challenge", f"{who} has no character in this scene")
     if who != state.investigator and sc.turn != who:
-        raise RuleError("a challenge takes your turn", f"it is {sc.turn}'s turn, not {who}'s")
+        raise RuleError("a challenge takes your turn", f"it is {possessive(sc.turn)} turn, not {who}'s")
     if a.target not in characters_in_scene(state, sc, who):
         raise RuleError("challenge someone in the scene", f"{a.target} has no character in this scene")
     sc.step = "challenge"

@@ -18,7 +18,7 @@ import random
 from typing import Callable
 from collections import Counter
 
-from kiosk.rules.core import Event, Field, Prompt, RuleError
+from kiosk.rules.core import Event, Field, Prompt, RuleError, possessive
 
 from . import actions as A
 from . import wins
@@ -172,7 +172,7 @@ def _resolve(state: HollowsState) -> list[Event]:
     guilt = c.private.guilt if c.private else ""
     if result == GRAY:
         c.die = 6
-        events.append(Event(f"{c.name} keeps every secret; {suspect}'s Private Die returns to 6. "
+        events.append(Event(f"{c.name} keeps every secret; {possessive(suspect)} Private Die returns to 6. "
                             f"{suspect} narrates how it ends.", "verdict"))
     else:
         c.removed = "Black" if result == BLACK else "White"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from kiosk.rules.core import Event, Field, Prompt, RuleError
+from kiosk.rules.core import Event, Field, Prompt, RuleError, possessive
 
 from . import actions as A
 from .challenges import parties
@@ -69,7 +69,7 @@ def buy_revelation(state: HollowsState, a: A.BuyRevelation, rng: random.Random) 
     price = target.die
     if buyer.color < price:
         raise RuleError("a revelation costs Color equal to the target's Private Die",
-                        f"{sc.closer} has {buyer.color} Color; {a.target}'s secret costs {price}")
+                        f"{sc.closer} has {buyer.color} Color; {possessive(a.target)} secret costs {price}")
     buyer.color -= price
     state.discard += price
     was = target.die
@@ -77,7 +77,8 @@ def buy_revelation(state: HollowsState, a: A.BuyRevelation, rng: random.Random) 
     sc.step = "reveal"
     sc.revealing = a.target
     events = [Event(f"{sc.closer} pays {price} Color for a secret from {target.name}; "
-                    f"{a.target}'s Private Die goes from {was} to {target.die}.", "revelation")]
+                    f"{possessive(a.target)} Private Die " + (f"goes from {was} to {target.die}." if was != target.die
+                                                               else f"stays at {was}."), "revelation")]
     if target.die == 1:
         state.exposed = [p for p in state.exposed if p != a.target]  # re-armed below
         events += expose(state, a.target)

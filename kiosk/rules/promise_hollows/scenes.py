@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from kiosk.rules.core import Event, Field, Prompt, RuleError
+from kiosk.rules.core import Event, Field, Prompt, RuleError, possessive
 
 from . import actions as A
 from .model import TRAITS, FaceOff, HollowsState, Scene
@@ -338,7 +338,7 @@ def buy_color(state: HollowsState, a: A.BuyColor, rng: random.Random) -> list[Ev
     if not c.active:
         raise RuleError("removed characters have no Private Die", f"{who} is out of the story")
     if c.die <= 1:
-        raise RuleError("a Private Die never goes below 1", f"{who}'s Private Die is already at 1")
+        raise RuleError("a Private Die never goes below 1", f"{possessive(who)} Private Die is already at 1")
     if state.box <= 0:
         raise RuleError("Color comes from the box", "the box is empty")
     if state.phase != "story" or (state.scene and state.scene.step not in ("entrance", "elaboration")):
@@ -357,7 +357,7 @@ def expose(state: HollowsState, player: str) -> list[Event]:
     """A Private Die has just been lowered to 1: the player may face a Face-Off."""
     if player not in state.exposed:
         state.exposed.append(player)
-    events = [Event(f"{player}'s Private Die is at 1: a Face-Off may be called.", "face-off")]
+    events = [Event(f"{possessive(player)} Private Die is at 1: a Face-Off may be called.", "face-off")]
     if state.scene is None and state.phase == "story":
         events += open_face_off_window(state)
     return events

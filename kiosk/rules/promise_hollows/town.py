@@ -158,7 +158,7 @@ def _used_one(state: HollowsState) -> list[Event]:
     nxt = state.players[state.naming_turns % len(state.players)]
     state.naming = NamingTurn(player=nxt)
     note = f" (still without a name: {', '.join(empty)})" if state.naming_turns >= len(state.players) else ""
-    return [Event(f"{nxt} names names next{note}.", "town")]
+    return [Event(f"{nxt} names people next{note}.", "town")]
 
 
 def write_persona(state: HollowsState, a: A.WritePersona, rng: random.Random) -> list[Event]:

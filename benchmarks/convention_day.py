@@ -1,0 +1,405 @@
+"""A convention day at speed: groups after groups on one kiosk, measured every 1,000 actions.
+
+The real kiosk (its window under Xvfb, its store, its phone server, the simulated
+table) plays group after group, all four games in turn, nobody at the keyboard:
+
+* each group starts a game, plays it with the random bot (to its end, or until the
+  group drifts off), and leaves; attract mode runs between groups;
+* now and then: a pause to the home screen and a resume, an undo, a phone joining or
+  leaving (real WebSocket clients), the tray's cable pulled and plugged back (its
+  link-down and link-up events through the controller, then the operator's "open the
+  hardware again"), an export of the game;
+* overlays are left as a table leaves them: nothing here closes a reveal or a message
+  (attract mode and the kiosk's own code do what they do);
+* every ``--kill-every`` actions the kiosk process is SIGKILLed mid-play and started
+  again on the same data folder; it goes back into the game it had on screen.
+
+One kiosk process is a "life". Every 1,000 actions a life prints its resident size,
+the Python heap (``sys.getallocatedblocks`` and the objects the collector tracks),
+open file descriptors, threads, the database and WAL sizes, and event-to-screen
+latency (every 20th action goes in as a phone's answer through the controller's queue,
+timed to the end of the frame that shows it). Each drawn change is noted in
+``shown.log`` (game, actions, a hash of the public view). At the end: growth after the
+first 1,000 actions of each life, and whether anything was lost: every game's stored
+log must replay to the last view shown of it.
+
+    xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/convention_day.py [--actions 8000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import hashlib
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
+
+BLOCK = 1000
+
+
+def view_hash(session) -> str:
+    return hashlib.sha1(json.dumps(session.view(None), sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[int(0.95 * (len(ordered) - 1))] if ordered else float("nan")
+
+
+# -- one life: the kiosk in this process ---------------------------------------------------------
+
+class Phones:
+    """Players' phones: WebSocket clients on a thread of their own, joining and leaving."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        threading.Thread(target=self.loop.run_forever, name="phones-client", daemon=True).start()
+        self.session = None
+        self.open: dict[str, object] = {}
+
+    def _run(self, coro):
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(10)
+
+    def join(self, player: str, url: str) -> None:
+        async def go():
+            import aiohttp
+
+            if self.session is None:
+                self.session = aiohttp.ClientSession()
+            base, token = url.split("/#")
+            ws = await self.session.ws_connect(base.replace("http", "ws") + "/ws", max_msg_size=0)
+            await ws.send_str(json.dumps({"type": "hello", "token": token}))
+            await ws.receive()
+            self.open[player] = ws
+
+            async def drain():
+                async for _ in ws:
+                    pass
+            asyncio.ensure_future(drain())
+        self._run(go())
+
+    def leave(self, player: str) -> None:
+        ws = self.open.pop(player, None)
+        if ws is not None:
+            self._run(ws.close())
+
+    def leave_all(self) -> None:
+        for player in list(self.open):
+            self.leave(player)
+
+
+def sample(app, latencies: list[float]) -> dict:
+    from kiosk.store import Store
+
+    statm = Path("/proc/self/statm").read_text().split()
+    status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
+    db = Path(app.store.path)
+    wal = db.with_name(db.name + "-wal")
+    assert isinstance(app.store, Store)
+    return {
+        "rss_mb": int(statm[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20,
+        "heap_blocks": sys.getallocatedblocks(),
+        "gc_objects": len(gc.get_objects()),
+        "fds": len(os.listdir("/proc/self/fd")),
+        "threads": int(status["Threads"].strip()),
+        "py_threads": threading.active_count(),
+        "db_mb": db.stat().st_size / 2**20,
+        "wal_mb": wal.stat().st_size / 2**20 if wal.exists() else 0.0,
+        "lat_p50_ms": statistics.median(latencies) if latencies else float("nan"),
+        "lat_p95_ms": p95(latencies),
+        "lat_n": len(latencies),
+        "reveals": sum(type(o).__name__ == "Reveal" for o in app.overlays),
+        "overlays": len(app.overlays),
+        "on_window": len(__import__("kivy.core.window", fromlist=["Window"]).Window.children) - 1,
+    }
+
+
+def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill_at: int | None,
+         block: int = BLOCK) -> int:
+    from kivy.base import EventLoop
+
+    from hardware.events import LinkDown, LinkUp
+    from kiosk import drive
+    from kiosk.phones.events import PhoneAction
+    from kiosk.rules import RuleError, bot
+    from kiosk.ui import overlays
+
+    overlays.ANIMATION_SCALE["value"] = 0
+    app = drive.start(str(data), config_path=str(config))
+    drive.pump(3, draw=True)  # the first frames: the kiosk goes back into the game it had on screen
+    rng = random.Random(seed)
+    games = [g for g in app.engines if g != "toy"]
+    shown = (data / "shown.log").open("a", buffering=1)
+    phones = Phones()
+    actions, latencies = done_before, []
+    counts = dict.fromkeys(["groups", "pauses", "undos", "joins", "leaves", "unplugs", "exports", "reveals shown"], 0)
+    show_overlay = app.show_overlay
+
+    def counted(overlay) -> None:
+        counts["reveals shown"] += type(overlay).__name__ == "Reveal"
+        show_overlay(overlay)
+    app.show_overlay = counted
+    group_left = rng.randint(150, 600)
+
+    def draw() -> None:
+        EventLoop.idle()
+        runner = app.runner
+        if runner is not None:
+            shown.write(f"SHOWN {runner.sid} {len(runner.session.log)} {view_hash(runner.session)}\n")
+
+    def new_group() -> None:
+        nonlocal group_left
+        phones.leave_all()
+        app.start_attract()
+        for _ in range(3):
+            draw()
+        app.end_attract()
+        game = games[rng.randrange(len(games))]
+        app.start_game(game, {"seed": rng.randrange(10**6)})
+        group_left = rng.randint(150, 600)
+
+    def timed_event(data_: dict) -> None:
+        """A phone's answer through the controller's queue, timed to the end of the frame that shows it."""
+        before = len(app.runner.session.log)
+        start = time.perf_counter()
+        app.controller.receive(PhoneAction(data_["player"], {k: v for k, v in data_.items() if k != "player"}))
+        for _ in range(20):
+            draw()
+            if len(app.runner.session.log) != before:
+                latencies.append((time.perf_counter() - start) * 1000)
+                return
+
+    if app.runner is None:
+        new_group()
+    else:
+        print(f"RESUMED session {app.runner.sid} at {len(app.runner.session.log)} actions", flush=True)
+    next_block = (actions // block + 1) * block
+    while actions < total:
+        if app.runner is None or app.runner.outcome is not None or group_left <= 0:
+            if app.runner is not None and app.runner.outcome is not None and rng.random() < 0.5:
+                app.export_current()  # the recap to take home (a QR code overlay, with phones on)
+                counts["exports"] += 1
+            new_group()
+            counts["groups"] += 1
+            continue
+        roll = rng.random()
+        runner = app.runner
+        if roll < 0.01:  # pause to the home screen and resume
+            sid = runner.sid
+            app.pause_game()
+            draw()
+            app.resume(sid)
+            counts["pauses"] += 1
+        elif roll < 0.04:
+            shown.write(f"UNDO {runner.sid} {len(runner.session.log)}\n")
+            counts["undos"] += 1
+            try:
+                runner.undo()
+            except Exception:  # noqa: BLE001 - a sealed round is refused, as at the table
+                pass
+        elif roll < 0.05 and app.phones is not None:  # a phone joins, or leaves
+            player = rng.choice(runner.players())
+            if player in phones.open:
+                phones.leave(player)
+                counts["leaves"] += 1
+            elif (url := app.phones.server.join_url(player)) is not None:
+                phones.join(player, url)
+                counts["joins"] += 1
+        elif roll < 0.053:  # the tray's cable pulled, and later plugged back
+            app.controller.receive(LinkDown("serial", "cable pulled", time.time()))
+            for _ in range(2):
+                draw()
+            app.controller.receive(LinkUp("serial", "plugged back", time.time()))
+            app.reopen_hardware()
+            counts["unplugs"] += 1
+        prompts = app.runner.awaiting()
+        if not prompts:
+            group_left = 0
+            continue
+        pool = [p for p in prompts if not p.optional] or prompts
+        if app.runner.engine.game == "clincher" and len(app.runner.session.log) < 60:
+            pool = [p for p in pool if p.action != "end_session"] or pool
+        data_ = bot.fill(rng.choice(pool), rng)
+        before = len(app.runner.session.log)
+        if actions % 20 == 0:
+            timed_event(data_)
+        else:
+            try:
+                app.runner.propose(data_)
+            except RuleError:
+                pass
+            if actions % 10 == 0:
+                draw()
+            else:
+                drive.pump(1, draw=False)
+        if len(app.runner.session.log) != before:
+            actions += 1
+            group_left -= 1
+        if actions >= next_block:
+            draw()
+            gc.collect()
+            print("BLOCK", json.dumps({"actions": actions, **sample(app, latencies), "counts": counts}), flush=True)
+            latencies = []
+            next_block += block
+        if kill_at is not None and actions >= kill_at:
+            print("KILL_ME", actions, flush=True)
+            kill_at = None  # carry on playing until the signal lands
+    draw()
+    print("DONE", actions, flush=True)
+    os._exit(0)
+
+
+# -- the day: lives in child processes, the check at the end ---------------------------------------
+
+def lost_games(data: Path) -> tuple[int, int, list[str]]:
+    """(games checked, shown changes, problems): every game's stored log must replay to its last shown view."""
+    from kiosk import games
+    from kiosk.rules import Session
+    from kiosk.store import Store
+
+    last: dict[int, tuple[int, str]] = {}
+    undo_in_flight: dict[int, int] = {}
+    changes = 0
+    for line in (data / "shown.log").read_text().splitlines():
+        parts = line.split()
+        if parts[0] == "SHOWN" and len(parts) == 4:
+            last[int(parts[1])] = (int(parts[2]), parts[3])
+            undo_in_flight.pop(int(parts[1]), None)
+            changes += 1
+        elif parts[0] == "UNDO" and len(parts) == 3:
+            undo_in_flight[int(parts[1])] = int(parts[2])
+    store = Store(data / "sessions.sqlite3", engines=games.engine_for)
+    problems = []
+    for sid, (n, digest) in last.items():
+        lines = store.lines(sid)
+        header, stored = json.loads(lines[0]), lines[1:]
+        if len(stored) < n:
+            problems.append(f"session {sid}: {n} actions shown, {len(stored)} stored")
+            continue
+        session = Session(games.engine_for(header["game"]), header["setup"])
+        for raw in stored[:n]:
+            session.apply(json.loads(raw))
+        if view_hash(session) != digest:
+            problems.append(f"session {sid}: the stored log replays to another view than the one shown")
+        elif len(stored) > n + 1 and sid not in undo_in_flight:
+            problems.append(f"session {sid}: {len(stored) - n} stored actions were never shown")
+    store.close()
+    return len(last), changes, problems
+
+
+def day(args) -> int:
+    work = Path(args.data or tempfile.mkdtemp(prefix="tn-day-"))
+    data = work / "data"
+    data.mkdir(parents=True, exist_ok=True)
+    sock = __import__("socket").socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    config = work / "table-noir.toml"
+    config.write_text(f"[kiosk]\nidle_attract_s = 7200\n[phones]\nport = {port}\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_NO_ARGS": "1", "KIVY_LOG_MODE": "PYTHON"}
+    blocks: list[dict] = []
+    done, lives, kills = 0, 0, 0
+    started = time.monotonic()
+    print(f"convention day: {args.actions} actions, a kill every {args.kill_every or 'never'}, seed {args.seed}, "
+          f"data in {data}", flush=True)
+    while done < args.actions:
+        lives += 1
+        kill_at = done + args.kill_every if args.kill_every and done + args.kill_every < args.actions else None
+        argv = [sys.executable, __file__, "--life", "--data", str(data), "--config", str(config),
+                "--seed", str(args.seed * 1000 + lives), "--from", str(done), "--actions", str(args.actions),
+                "--block", str(args.block)]
+        if kill_at is not None:
+            argv += ["--kill-at", str(kill_at)]
+        errors = (work / f"life-{lives}.stderr").open("w")
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, text=True, env=env, cwd=ROOT)
+        for line in proc.stdout:
+            word, _, rest = line.strip().partition(" ")
+            if word == "BLOCK":
+                block = {"life": lives, **json.loads(rest)}
+                blocks.append(block)
+                done = block["actions"]
+                print(f"  life {lives} {block['actions']:>6} actions  RSS {block['rss_mb']:6.1f} MB  heap "
+                      f"{block['heap_blocks']:>8} blocks {block['gc_objects']:>7} objects  fds {block['fds']:>3}  "
+                      f"threads {block['threads']:>2} ({block['py_threads']} Python)  DB {block['db_mb']:5.1f} MB "
+                      f"WAL {block['wal_mb']:4.1f} MB  latency p50 {block['lat_p50_ms']:5.1f} p95 "
+                      f"{block['lat_p95_ms']:5.1f} ms (n={block['lat_n']})  overlays {block['overlays']} "
+                      f"({block['reveals']} reveals, {block['on_window']} on the window)  so far in this life: "
+                      f"{', '.join(f'{v} {k}' for k, v in block['counts'].items())}", flush=True)
+            elif word == "KILL_ME":
+                time.sleep(random.Random(lives).uniform(0, 0.3))  # lands anywhere in the next actions
+                proc.send_signal(signal.SIGKILL)
+                kills += 1
+                done = int(rest)
+                print(f"  life {lives}: SIGKILL after {rest} actions", flush=True)
+            elif word in ("RESUMED", "DONE"):
+                print(f"  life {lives}: {line.strip()}", flush=True)
+                if word == "DONE":
+                    done = int(rest)
+        proc.wait()
+        proc.stdout.close()
+        errors.close()
+        if proc.returncode not in (0, -signal.SIGKILL):
+            print((work / f"life-{lives}.stderr").read_text()[-3000:])
+            raise SystemExit(f"life {lives} failed with status {proc.returncode}")
+    checked, changes, problems = lost_games(data)
+    minutes = (time.monotonic() - started) / 60
+    print(f"\n{done} actions in {minutes:.1f} min, {lives} lives ({kills} kills), {checked} games checked, "
+          f"{changes} shown changes")
+    report(blocks)
+    print(f"lost: {len(problems)}" + "".join(f"\n  {p}" for p in problems[:20]))
+    return 1 if problems else 0
+
+
+def report(blocks: list[dict]) -> None:
+    """Growth after the first 1,000 actions of each life, and latency p95 first block against last."""
+    for life_no in sorted({b["life"] for b in blocks}):
+        mine = [b for b in blocks if b["life"] == life_no]
+        if len(mine) < 2:
+            print(f"life {life_no}: {len(mine)} block(s), too short for a growth figure")
+            continue
+        first, last = mine[0], mine[-1]
+        growth = 100 * (last["rss_mb"] - first["rss_mb"]) / first["rss_mb"]
+        lat = [b["lat_p95_ms"] for b in mine]
+        print(f"life {life_no}: after its first block ({first['actions']} actions) to {last['actions']}: RSS "
+              f"{first['rss_mb']:.1f} -> {last['rss_mb']:.1f} MB ({growth:+.1f} %), heap blocks "
+              f"{first['heap_blocks']} -> {last['heap_blocks']}, objects {first['gc_objects']} -> {last['gc_objects']}, "
+              f"fds {sorted({b['fds'] for b in mine})}, threads {sorted({b['threads'] for b in mine})}, "
+              f"latency p95 {lat[0]:.1f} -> {lat[-1]:.1f} ms (spread {min(lat):.1f}-{max(lat):.1f})")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--actions", type=int, default=8000)
+    parser.add_argument("--kill-every", type=int, default=4000, help="SIGKILL the kiosk after this many actions "
+                        "of a life (0: never)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--block", type=int, default=BLOCK, help="actions between two samples")
+    parser.add_argument("--data", help="work folder (default: a new temporary one)")
+    parser.add_argument("--life", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--config", help=argparse.SUPPRESS)
+    parser.add_argument("--from", dest="start", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--kill-at", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.life:
+        return life(Path(args.data), Path(args.config), args.seed, args.start, args.actions, args.kill_at, args.block)
+    return day(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
