@@ -810,7 +810,10 @@ def make_app_class():
                                        f"available ({err.strerror or err}). Pads and the touchscreen work as always.")
                 return
             # Joins and takeovers are said on the shared screen (from the server's thread: via the clock).
-            self.phones = PhoneBridge(server, say=lambda text: Clock.schedule_once(lambda dt: self.message(text)))
+            # The phones' frames are built after the shared screen's frame is up (any positive delay
+            # puts a scheduled call in the next frame's clock tick, after this frame's flip).
+            self.phones = PhoneBridge(server, say=lambda text: Clock.schedule_once(lambda dt: self.message(text)),
+                                      later=lambda push: Clock.schedule_once(lambda dt: push(), 0.001))
             if self.runner is not None and self.sm.current == "play":
                 self.phones.attach(self.runner)
 

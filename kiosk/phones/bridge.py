@@ -6,6 +6,14 @@ player's frame on the UI thread, where the game is never half-changed, and
 hands it to the server's thread. A frame is that player's view, their recap
 and their sheet, all from ``session.view(player)`` and ``recap(player)``;
 nothing else about the game is sent.
+
+Building the frames (every player's view, sheet and recap) costs more than
+the rules' own work, and a phone does not need them within the shared
+screen's frame. The kiosk therefore passes ``later``, which runs the pushes
+once the frame showing the action is on screen (several actions in one frame
+give one set of frames: each frame is the whole of a player's view, so the
+latest one is all a phone needs). Without ``later`` (tests without a window)
+they are pushed at once.
 """
 
 from __future__ import annotations
@@ -27,8 +35,14 @@ def seat_news(player: str, how: str) -> str:
 
 
 class PhoneBridge:
-    def __init__(self, server: PhoneServer, say: Callable[[str], None] | None = None) -> None:
+    def __init__(self, server: PhoneServer, say: Callable[[str], None] | None = None,
+                 later: Callable[[Callable[[], None]], None] | None = None) -> None:
         self.server = server
+        self.later = later
+        """Runs the frames' building and sending after the shared screen's frame (None: at once)."""
+        self._pending = False
+        self._replies: list[tuple[int, int, str | None]] = []
+        """Answers to phones held back until the frames they follow are sent (see ``handled``)."""
         self.runner = None
         self.book: SeatBook | None = None
         self.say = say or (lambda text: None)
@@ -45,6 +59,8 @@ class PhoneBridge:
 
     def detach(self) -> None:
         """No game on screen (home, or another game): the old game's tokens die."""
+        if self._pending:
+            self._catch_up()  # the last actions' frames (and the end) first, as if sent at once
         if self.runner is not None and self._changed in self.runner.listeners:
             self.runner.listeners.remove(self._changed)
         self.runner, self.book = None, None
@@ -74,6 +90,24 @@ class PhoneBridge:
             self.server.push(player, self.frame(player))
 
     def _changed(self, change) -> None:
+        if self.later is None:
+            self._catch_up()
+        elif not self._pending:
+            self._pending = True
+            self.later(self._catch_up)
+
+    def _catch_up(self) -> None:
+        """Send every phone the game as it is now (and the end, or fresh seats after an undone end)."""
+        self._pending = False
+        try:
+            if self.runner is not None:
+                self._push_news()
+        finally:
+            replies, self._replies = self._replies, []
+            for reply in replies:
+                self.server.reply(*reply)
+
+    def _push_news(self) -> None:
         if self.book is not None and not self.book.open and self.runner.outcome is None:
             self._new_book()  # the end was undone: a fresh set of seats (the old tokens stay dead)
             return
@@ -102,7 +136,10 @@ class PhoneBridge:
         error = result.error
         if error is None and result.action is None:
             error = "there is no game to answer right now"
-        self.server.reply(event.conn, event.request, error)
+        if self._pending:  # the phone hears "done" after the frame its action made, as before
+            self._replies.append((event.conn, event.request, error))
+        else:
+            self.server.reply(event.conn, event.request, error)
 
     def free(self, player: str) -> None:
         self.server.free(player)

@@ -129,6 +129,17 @@ def draw_text(text: str, cx: float, cy: float, size: float, colour, bold: bool =
     Rectangle(texture=tex, size=(w, h), pos=(int(cx - w / 2), int(cy - h / 2)))
 
 
+def paper_shadow(x: float, y: float, w: float, h: float) -> None:
+    """The shadow of a w x h sheet whose paper lies at (x, y + 2): the shadow is the same
+    sheet moved 2 px right and down, but only the two strips the opaque paper leaves
+    uncovered are filled. Every pixel of the shadow under the paper was painted again by
+    the paper, and a software renderer pays for each one on every frame (about a quarter
+    of the Even/Odd papers' drawing time)."""
+    Color(0.02, 0.02, 0.02, 0.45)
+    Rectangle(pos=(x + w, y), size=(2, h))  # right of the paper
+    Rectangle(pos=(x + 2, y), size=(w - 2, 2))  # below the paper
+
+
 def fit_card(widget: Widget, aspect: float = 5 / 7) -> tuple[float, float, float, float]:
     """The biggest card of ``aspect`` (width / height) centred in the widget: x, y, w, h."""
     h = min(widget.height, widget.width / aspect)
@@ -756,8 +767,7 @@ class Papers(Drawn):
         small = max(theme.px(15), min(theme.px(20), self.height * 0.17))
         for i, (side, name, points) in enumerate(self.sides):
             x = self.x + i * (w + gap)
-            Color(0.02, 0.02, 0.02, 0.45)
-            Rectangle(pos=(x + 2, self.y), size=(w - 2, self.height - 2))
+            paper_shadow(x, self.y, w - 2, self.height - 2)
             Color(0.93, 0.90, 0.80, 1)
             Rectangle(pos=(x, self.y + 2), size=(w - 2, self.height - 2))
             Color(0.55, 0.50, 0.42, 1)

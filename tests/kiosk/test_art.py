@@ -388,3 +388,27 @@ def test_a_die_landing_draws_only_the_new_die_and_looks_the_same_as_a_fresh_draw
                  tuple(getattr(i, "rgba", ()))) for i in _every_instruction(w.canvas)]
 
     assert looks(landed) == looks(fresh)
+
+
+@pytest.mark.parametrize("box", [((10, 10), (380, 120)), ((13.4, 7.6), (301.3, 97.7))])
+def test_the_papers_shadow_looks_as_it_did_when_drawn_whole(app, monkeypatch, box):
+    """The Even/Odd papers' shadow fills only the strips the paper leaves uncovered; the
+    pixels must be the ones a whole shadow under the paper gave."""
+    from kivy.graphics import Color, Rectangle
+
+    sides = [("Even", "Ann Vale", 3), ("Odd", "", 12)]
+
+    def pixels():
+        papers = art.Papers(pos=box[0], size=box[1])
+        papers.show(sides)
+        image = papers.export_as_image()
+        return image.texture.pixels
+
+    drawn = pixels()
+
+    def whole(x, y, w, h):  # the shadow as it was drawn before: the whole sheet, moved 2 px
+        Color(0.02, 0.02, 0.02, 0.45)
+        Rectangle(pos=(x + 2, y), size=(w, h))
+
+    monkeypatch.setattr(art, "paper_shadow", whole)
+    assert drawn == pixels()
