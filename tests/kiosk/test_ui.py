@@ -541,6 +541,8 @@ def test_operator_exports_the_session_and_clears_data(app):
         replayed.apply(action)
     assert replayed.state == app.runner.session.state
     assert "locked a number" in (app.exports / f"session-{sid}-recap.txt").read_text()
+    if drive.find_all("recap:close"):  # with the phone server up, the recap's QR code covers the menu
+        drive.press("recap:close")
     drive.press("op:clear")
     drive.press("confirm:yes")
     assert app.store.sessions() == [] and app.sm.current == "home"
