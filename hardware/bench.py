@@ -29,6 +29,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
 from firmware.tray.heat import CurveCalibration
+from firmware.tray.weight import WeighCalibration
+
+from . import weigh_bench
 
 from .config import Config, GeometryConfig
 from .events import Collapse, DistanceSample, ThrowImpact
@@ -37,6 +40,7 @@ from .ports import Tray
 
 if TYPE_CHECKING:
     from .virtual_tray import VirtualTray
+    from .weighing import ScaleDesign
 
 MIN_VALID_SHARE = 0.8      # of a still step's readings; fewer means the signal is too weak
 MODEL_MARGIN_MM = 10.0     # the model's own uncertainty (its estimated constants; docs/sensing.md)
@@ -71,11 +75,29 @@ STEPS = (
 )
 
 
+SET_SIZE = 14   # the Heat's dice, weighed one at a time
+
+
+def _weigh_steps(set_size: int = SET_SIZE) -> tuple[Step, ...]:
+    """The weighing steps a tray with a load cell walks first (``hardware.weigh_bench`` judges them)."""
+    steps = [Step("weigh-0", "empty plinth", "Take everything off the plinth; touch nothing.", 0, "weigh", 45)]
+    for k in range(1, set_size + 1):
+        steps.append(Step(f"weigh-{k}", f"die {k} of {set_size} weighed",
+                          f"Put die {k} of your Heat set on the plinth's stack, then take your hand away.", k, "weigh",
+                          30))
+    steps.append(Step("retare", "re-tare", "Take every die off the plinth; touch nothing.", 0, "retare", 45))
+    return tuple(steps)
+
+
+WEIGH_STEPS = _weigh_steps()
+
+
 @dataclass
 class Record:
     """What the tray reported during one step."""
 
     readings: list = field(default_factory=list)   # mm, or None for an invalid reading
+    weights: list = field(default_factory=list)    # a tray that weighs the Heat: its NAU7802 readings
     impacts: int = 0
     collapses: list = field(default_factory=list)  # (fell, standing)
 
@@ -217,8 +239,13 @@ class Bench:
 
     def __init__(self, tray: Tray, geometry: GeometryConfig, design: Design | str = "low-limit",
                  ready: Callable[[Step], None] = lambda step: None, say: Callable[[str], None] = print,
-                 timeout_s: float = 30.0):
+                 timeout_s: float = 30.0, weigh: bool | None = None):
         self.tray = tray
+        if weigh is None:  # a tray with a load cell says so in its hello
+            weigh = (getattr(tray, "hello", None) or {}).get("scale") == "ok"
+        self.weigh = weigh
+        self.steps: tuple[Step, ...] = WEIGH_STEPS + STEPS if weigh else STEPS
+        self.weighing: WeighCalibration | None = None  # learnt by the weighing steps
         self.geometry = geometry
         self.design_name = design if isinstance(design, str) else "custom"
         self.model = Expectations(geometry, DESIGNS[design] if isinstance(design, str) else design)
@@ -250,6 +277,8 @@ class Bench:
                 continue
             if isinstance(event, DistanceSample):
                 record.readings.append(event.mm)
+                if event.w is not None:
+                    record.weights.append(event.w)
             elif isinstance(event, ThrowImpact):
                 record.impacts += 1
             elif isinstance(event, Collapse):
@@ -271,7 +300,7 @@ class Bench:
         if self.cancelled.is_set():
             return None
         self.say(f"Step {number} of {total}: {step.title}. {step.instruction}")
-        if step.kind == "still":
+        if step.kind in ("still", "weigh", "retare"):
             self.ready(step)  # the maker builds the stack; readings meanwhile are not this step's
             self._drain()
         else:
@@ -283,12 +312,90 @@ class Bench:
         if self.cancelled.is_set():
             return None
         self.records[step.key] = record
-        verdict = judge(step, record, self.model, before)
+        verdict = self.judge_weighing(step, record) if step.kind in ("weigh", "retare") else judge(
+            step, record, self.model, before)
+        if self.weigh and step.kind != "weigh":
+            verdict = self.add_count(step, record, verdict)
         self.verdicts.append(verdict)
         self.say(f"    {'PASS' if verdict.passed else 'FAIL'}: {verdict.measured}")
         return verdict
 
-    def run(self, steps=STEPS) -> list[Verdict]:
+    def judge_weighing(self, step: Step, record: Record) -> Verdict:
+        """A weighing step: one die of the set on (the set is learnt and stored on the tray after the
+        last), or the re-tare."""
+        if step.kind == "retare":
+            if self.weighing is None:
+                return Verdict(step, False, "no weighing calibration", "the set weighed first",
+                               "weigh the set first: the re-tare needs one die's weight")
+            got = weigh_bench.retare(record.weights, self.weighing)
+            if got.passed:
+                problem = self._tell_tray("tare")
+                if problem:
+                    return Verdict(step, False, got.measured, got.expected, problem)
+            return Verdict(step, got.passed, got.measured, got.expected, got.advice)
+        if not record.weights:
+            return Verdict(step, False, "no weight readings", "the load cell's readings",
+                           "check the load cell's cable and the NAU7802 (the tray's hello says scale: ok)")
+        if step.dice == 0:
+            return Verdict(step, True, f"{_median(record.weights):.0f} readings", "an empty plinth")
+        previous = self.records.get(f"weigh-{step.dice - 1}")
+        rise = _median(record.weights) - _median(previous.weights) if previous and previous.weights else math.nan
+        verdict = Verdict(step, rise > 0, f"the weight rose by {rise:.0f} readings", "a rise",
+                          "" if rise > 0 else "the weight did not rise: is the die on the plinth's stack?")
+        if step.dice == max(s.dice for s in self.steps if s.kind == "weigh"):
+            verdict = self._learn_set(step, verdict)
+        return verdict
+
+    def _learn_set(self, step: Step, last: Verdict) -> Verdict:
+        """After the last die: the set's mean and spread, refused if too mixed, stored on the tray."""
+        by_dice = [self.records[s.key].weights for s in self.steps if s.kind == "weigh"]
+        calibration, got = weigh_bench.learn_set(by_dice)
+        advice = got.advice
+        if calibration is not None:
+            self.weighing = calibration
+            problem = self._tell_tray("weighcal", calibration)
+            if problem:
+                calibration, advice = None, problem
+        measured = f"{last.measured}; the set: {got.measured}"
+        return Verdict(step, last.passed and calibration is not None, measured, got.expected, advice or last.advice)
+
+    def _tell_tray(self, what: str, calibration: WeighCalibration | None = None) -> str:
+        """Store the weighing on the tray (``weighcal``) or re-tare it; returns a problem, or ''."""
+        try:
+            if what == "weighcal" and calibration is not None:
+                send = getattr(self.tray, "weigh_calibrate", None)
+                if send is not None:
+                    send(calibration.zero, calibration.per_die, calibration.spread)
+            elif what == "tare":
+                tare = getattr(self.tray, "tare", None)
+                if tare is not None:
+                    tare()
+        except (RuntimeError, TimeoutError, ConnectionError) as err:
+            return f"the tray did not take it: {err}"
+        return ""
+
+    def add_count(self, step: Step, record: Record, verdict: Verdict) -> Verdict:
+        """A tray that weighs the Heat: every still step must weigh its count, and a topple must be
+        counted as the fall it was."""
+        if step.kind == "still" and self.weighing is not None:
+            got = weigh_bench.judge_count(step.dice, record.weights, self.weighing)
+            return Verdict(step, verdict.passed and got.passed, f"{verdict.measured}; weighed {got.measured}",
+                           f"{verdict.expected}; {got.expected}", "; ".join(a for a in (verdict.advice, got.advice) if a))
+        if step.kind == "topple":
+            prior = [s for s in self.steps[:self.steps.index(step)] if s.kind == "still"]
+            fell = prior[-1].dice - step.dice if prior else None
+            want = [(fell, step.dice)]
+            if record.collapses == want:
+                return Verdict(step, verdict.passed, verdict.measured, verdict.expected + f"; the fall counted {want}",
+                               verdict.advice)
+            return Verdict(step, False, verdict.measured, verdict.expected + f"; the fall counted {want}",
+                           "; ".join(a for a in (verdict.advice, f"the tray counted the fall as {record.collapses or 'nothing'}"
+                                                 f", not {fell} fell and {step.dice} standing: check the plinth moves "
+                                                 "freely and the piezo discs") if a))
+        return verdict
+
+    def run(self, steps: tuple[Step, ...] | None = None) -> list[Verdict]:
+        steps = self.steps if steps is None else steps
         before = None
         for number, step in enumerate(steps, 1):
             if self.run_step(step, number, len(steps), before) is None:
@@ -319,6 +426,9 @@ class Bench:
         lines.append("")
         lines.append(f"result: {'PASS' if passed == len(self.verdicts) else 'FAIL'} "
                      f"({passed} of {len(self.verdicts)} steps passed)")
+        if self.weighing is not None:
+            lines.append(f"weighing calibration (stored on the tray): zero {self.weighing.zero:.0f}, one die "
+                         f"{self.weighing.per_die:.1f} readings, spread {100 * self.weighing.spread:.2f} %")
         curve = curve_from(self.records, self.model)
         if curve is not None:
             lines.append("calibration curve (mm over 0, 1, 2, ... dice): " + " ".join(f"{p:.0f}" for p in curve.points))
@@ -344,7 +454,7 @@ class SimMaker:
     def __call__(self, step: Step) -> None:
         with self.lock:
             sim = self.sim
-            if step.kind == "still":
+            if step.kind in ("still", "weigh", "retare"):
                 while sim.planned_dice < step.dice:
                     sim.add_die()
                 while sim.planned_dice > step.dice:
@@ -355,7 +465,7 @@ class SimMaker:
                 sim.throw(accuracy=0.9, zone=step.zone, collapse=False)
             elif step.kind == "topple" and sim.planned_dice > step.dice:
                 sim.topple(sim.planned_dice - step.dice)
-        if step.kind == "still":
+        if step.kind in ("still", "weigh", "retare"):
             deadline = time.monotonic() + self.timeout_s
             while not self.idle() and time.monotonic() < deadline:
                 time.sleep(0.01)
@@ -377,7 +487,7 @@ class VirtualBench:
 
 
 def open_virtual_bench(config: Config, design: Design | str = "low-limit", seed: int = 0,
-                       pace: float = 1.0) -> VirtualBench:
+                       pace: float = 1.0, weigh: bool = True, scale: "ScaleDesign | None" = None) -> VirtualBench:
     """Start a virtual tray for the bench (``table-noir hardware bench --sim`` and the kiosk's bench
     screen on a simulated table). ``pace`` below 1 runs the table faster than real time."""
     from .backends.serial import SerialTray
@@ -385,8 +495,8 @@ def open_virtual_bench(config: Config, design: Design | str = "low-limit", seed:
 
     chosen = DESIGNS[design] if isinstance(design, str) else design
     link = os.path.join(tempfile.mkdtemp(prefix="table-noir-bench-"), "tray")
-    # The optical steps judge the VL53L0X alone (the weighing steps are hardware/weigh_bench.py).
-    virtual = VirtualTray(config, seed=seed, link=link, start_dice=0, pace=pace, weigh=False)
+    # The kit's tray weighs the Heat (``weigh=False``: a VL53L0X-only tray, the optical steps alone).
+    virtual = VirtualTray(config, seed=seed, link=link, start_dice=0, pace=pace, weigh=weigh, scale=scale)
     virtual.sim.use_optics(OpticalSensor(config.geometry, chosen))
     virtual.start()
     tray = SerialTray(config.tray, port=virtual.path, retry_s=0.05)

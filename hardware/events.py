@@ -128,6 +128,7 @@ class DistanceSample:
 
     mm: int | None  # None: no valid reading (out of range, dropout)
     t: float
+    w: int | None = None  # a tray that weighs the Heat: its latest NAU7802 reading (the bench learns the set from it)
 
 
 @dataclass(frozen=True, slots=True)

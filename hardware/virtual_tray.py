@@ -85,12 +85,13 @@ class VirtualTray(Hooks):
         pace: float = 1.0,
         max_version: int = protocol.PROTOCOL_VERSION,
         weigh: bool = True,
+        scale: ScaleDesign | None = None,
     ) -> None:
         self.config = config
         self.max_version = max_version
         self.sim = TableSimulator(
             config.geometry, seed=seed, sample_period_s=config.tray.timing_budget_ms / 1000.0, start_dice=start_dice,
-            scale=ScaleDesign() if weigh else None,
+            scale=(scale or ScaleDesign()) if weigh else None,
         )
         self.link = Path(link) if link is not None else None
         if self.link is not None:
@@ -108,6 +109,9 @@ class VirtualTray(Hooks):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._reboot_at: float | None = None
+        # The weighing calibration the tray keeps across restarts (its nvm on the board): (zero, per_die, spread)
+        self.weighing: tuple[int, float, float] | None = None
+        self._refused = False  # the set is too mixed to weigh: the tray starts unweighed
         self.app = self._new_app()
 
     # -- the firmware's hooks -------------------------------------------------
@@ -122,12 +126,16 @@ class VirtualTray(Hooks):
             "boot_id": random.randrange(protocol.MAX_BOOT),  # new at every (re)start, as on the board
         }
         if self.sim.scale is not None:  # the kit's tray: a load cell, its set weighed on the bench
-            chain = self.sim.scale
-            weighed = calibrate_weighing([chain.still_codes(k, 40) for k in range(15)])
+            if self.weighing is None and not self._refused:  # as if the bench had weighed the set already
+                chain = self.sim.scale
+                try:
+                    weighed = calibrate_weighing([chain.still_codes(k, 40) for k in range(15)])
+                    self.weighing = (int(weighed.zero), weighed.per_die, weighed.spread)
+                except ValueError:  # a mixed set: the bench refuses it, so the tray was never weighed
+                    self._refused = True
             settings["scale"] = "ok"
-            settings["weigh_zero"] = int(weighed.zero)
-            settings["weigh_per_die"] = weighed.per_die
-            settings["weigh_spread"] = weighed.spread
+            if self.weighing is not None:
+                settings["weigh_zero"], settings["weigh_per_die"], settings["weigh_spread"] = self.weighing
         app = TrayApp(self._write, settings, self)
         app.start(self._now_ms())
         return app
@@ -135,6 +143,10 @@ class VirtualTray(Hooks):
     def set_budget(self, ms: int) -> None:
         self.sim.sample_period_s = ms / 1000.0
         return None
+
+    def save_weighing(self, zero: int, per_die: float, spread: float) -> None:
+        """Keep the set's weighing calibration (``weighcal``, ``tare``) for the next start, like the board's nvm."""
+        self.weighing = (int(zero), float(per_die), float(spread))
 
     def reboot(self) -> None:
         """Like the board: after a moment to send the ack, the USB link drops, the firmware

@@ -46,7 +46,7 @@ from .weight import WeighCalibration, WeightTracker
 # would reject them as unknown types.
 WEIGHT_ONLY = ("falling", "mismatch")
 
-FIRMWARE_VERSION = "0.2.0"
+FIRMWARE_VERSION = "0.3.0"
 
 # The VL53L0X reports 8190/8191 (and sometimes 8192+) when it sees nothing in range.
 OUT_OF_RANGE_MM = 8190

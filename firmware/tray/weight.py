@@ -206,7 +206,10 @@ class WeightTracker:
         self._blind_run = 0
         level = self.level
         h = self.distance.height(mm)
-        over = h > level + self.occlude
+        # Over the stack the scale weighs now, not the count: dice put on faster than they are
+        # counted must not read as a hand that never leaves (docs/sensing.md, "a hand or a fall").
+        top = level if self.last is None else max(level, self.last - self.extra)
+        over = h > top + self.occlude
         self._above.append(1 if over else 0)
         while len(self._above) > self.hand_window:
             self._above.pop(0)

@@ -73,7 +73,7 @@ MESSAGE_EVENTS: dict[str, Callable[[dict[str, Any], float], TrayEvent]] = {
     **{kind: heat_event for kind in HEAT_MESSAGES + WEIGHT_MESSAGES},
     "impact": lambda m, t: ThrowImpact(t=t, strength=float(m["strength"]), zone=_zone(m.get("zone")), face=m.get("face")),
     "settled": lambda m, t: ThrowSettled(t=t, zone=_zone(m.get("zone")), face=m.get("face")),
-    "sample": lambda m, t: DistanceSample(mm=m["mm"], t=t),
+    "sample": lambda m, t: DistanceSample(mm=m["mm"], t=t, w=m.get("w")),
     "error": lambda m, t: HardwareFault(source="tray", message=f"{m['code']}: {m['detail']}", t=t),
 }
 
@@ -266,6 +266,16 @@ class SerialTray(Tray):
 
     def reboot(self) -> None:
         self.request("reboot")
+
+    def weigh_calibrate(self, zero: float, per_die: float, spread: float = 0.0) -> None:
+        """Store the set's weighing calibration on the tray (``weighcal``; the bench learns it by
+        weighing the set die by die). The tray counts the Heat by weight from then on and keeps it
+        across power cycles. Raises RuntimeError if the tray refuses it."""
+        self.request("weighcal", zero=int(round(zero)), per_die=float(per_die), spread=float(spread))
+
+    def tare(self) -> None:
+        """Take the plinth's weight now as empty (refused, with the tray's reason, unless it is empty)."""
+        self.request("tare")
 
     def calibrate(self, step: str, dice: int | None = None, timeout: float = 10.0) -> dict[str, Any]:
         """Run one calibration step ("empty", then "stack" with ``dice``) and return its result.

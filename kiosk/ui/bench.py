@@ -41,11 +41,14 @@ log = logging.getLogger(__name__)
 PACE = {"value": 1.0}
 """How fast the virtual tray runs against real time (tests set it below 1)."""
 
+SIMULATED_SET: dict[str, Any] = {"scale": None}
+"""The weighing design of the simulated table's Heat set (None: the kit's matched set; tests give a mixed one)."""
+
 
 class BenchWalk:
     """One walk through the checklist on a worker thread, without widgets.
 
-    ``messages`` gets ("step", number, Step), ("live", line), ("verdict", Verdict),
+    ``messages`` gets ("step", number, Step, steps in all), ("live", line), ("verdict", Verdict),
     ("done", report text, saved path or None) and ("failed", reason). ``go()`` answers the
     step waiting for the maker; ``cancel()`` stops the walk.
     """
@@ -80,8 +83,9 @@ class BenchWalk:
 
     def _ready(self, act: Callable[[Step], None] | None) -> Callable[[Step], None]:
         def ready(step: Step) -> None:
-            number = next(i for i, s in enumerate(STEPS, 1) if s.key == step.key)
-            self.messages.put(("step", number, step))
+            steps = self._bench.steps if self._bench is not None else STEPS
+            number = next(i for i, s in enumerate(steps, 1) if s.key == step.key)
+            self.messages.put(("step", number, step, len(steps)))
             self._go.wait()
             self._go.clear()
             if act is not None and not self._cancelled.is_set():
@@ -112,8 +116,8 @@ class BenchWalk:
     def _walk(self, bench: Bench) -> None:
         """The remaining steps, one by one, reporting each verdict as it comes."""
         before = None
-        for number, step in enumerate(STEPS, 1):
-            got = bench.run_step(step, number, len(STEPS), before)
+        for number, step in enumerate(bench.steps, 1):
+            got = bench.run_step(step, number, len(bench.steps), before)
             if got is None:  # cancelled
                 return
             self.messages.put(("verdict", got))
@@ -185,6 +189,7 @@ class BenchScreen(Screen):
         root.add_widget(row)
         self.add_widget(root)
         self._lines: list[str] = []
+        self._total = len(STEPS)  # the walk's steps (a tray that weighs the Heat walks the weighing first)
         self.report = ""
         self.saved_to: str | None = None
 
@@ -212,7 +217,8 @@ class BenchScreen(Screen):
             return open_real
 
         def open_virtual() -> tuple[Any, Callable[[Step], None], Callable[[], None]]:
-            virtual = open_virtual_bench(config, "low-limit", seed=0, pace=PACE["value"])
+            virtual = open_virtual_bench(config, "low-limit", seed=0, pace=PACE["value"],
+                                         scale=SIMULATED_SET["scale"])
             return virtual.tray, virtual.ready, virtual.close
         return open_virtual
 
@@ -251,8 +257,8 @@ class BenchScreen(Screen):
                 return
             kind = message[0]
             if kind == "step":
-                _, number, step = message
-                self.step_label.text = f"Step {number} of {len(STEPS)}: {esc(step.title)}"
+                _, number, step, self._total = message
+                self.step_label.text = f"Step {number} of {self._total}: {esc(step.title)}"
                 self.instruction.text = esc(step.instruction)
                 self.live.text = "Tap [b]Done: record[/b] when it is set up."
                 self.go_button.disabled = False
@@ -268,7 +274,7 @@ class BenchScreen(Screen):
                 verdict = "PASS" if passed else "FAIL"
                 count = sum(1 for line in self._lines if "PASS" in line)
                 where = f"Report saved to {esc(self.saved_to)}" if self.saved_to else "The report could not be saved."
-                self.result.text = f"Result: {verdict} ({count} of {len(STEPS)} steps passed)\n{where}"
+                self.result.text = f"Result: {verdict} ({count} of {self._total} steps passed)\n{where}"
                 self.result.color = theme.GOOD if passed else theme.BAD
                 self.step_label.text = "Finished"
                 self.instruction.text = "The bench test is done." + ("" if passed else " See what to do for each FAIL.")

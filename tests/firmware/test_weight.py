@@ -146,3 +146,18 @@ def test_a_weigh_calibration_turns_codes_into_dice():
     assert calibration.dice(1000 + 3 * 200) == 3.0
     with pytest.raises(ValueError):
         WeighCalibration(0, 0)
+
+
+def test_dice_stacked_faster_than_counted_are_counted_not_taken_for_a_hand_that_never_leaves():
+    # A maker stacks five dice, one every 0.25 s, and the VL53L0X reads the stack as it grows. The
+    # count lags the weight meanwhile; the stack's own top must not read as a hand over the count
+    # (which would hold the count back for ever).
+    chain, tracker = tracked(start=0)
+    run(chain, tracker, 1.0, distance=lambda t: 320)
+    for k in range(5):
+        chain.put(1.1 + 0.25 * k)
+    stack = lambda t: 320 - 16 * chain.dice  # noqa: E731 (the stack's top, as the ideal model reads it)
+    hand = lambda t: 150 if 1.0 <= t <= 2.5 and int(t * 30) % 3 == 0 else stack(t)  # noqa: E731
+    events = run(chain, tracker, 4.0, t0=1.0, distance=hand)
+    assert tracker.level == 5, events
+    assert kinds(events).count("added") == 5

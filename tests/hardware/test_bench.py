@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from hardware.backends.serial import SerialTray
-from hardware.bench import STEPS, Bench, Record, SimMaker, judge, Expectations
+from hardware.bench import STEPS, WEIGH_STEPS, Bench, Record, SimMaker, judge, Expectations, open_virtual_bench, \
+    wait_connected
 from hardware.config import Config
 from hardware.events import LinkUp
 from hardware.optics import DESIGNS, OpticalSensor
@@ -84,7 +85,11 @@ def test_the_bench_command_walks_the_virtual_tray_and_writes_its_report(tmp_path
     report = tmp_path / "bench.txt"
     assert cli.main(["bench", "--sim", "--fast", "--report", str(report)]) == 0
     out = capsys.readouterr().out
-    assert "Step 1 of 9: empty tray." in out and "result: PASS (9 of 9 steps passed)" in report.read_text()
+    text = report.read_text()
+    # The kit's tray weighs the Heat: the set is weighed die by die first and stored on the tray.
+    assert "Step 1 of 25: empty plinth." in out and "Step 16 of 25: re-tare." in out
+    assert "result: PASS (25 of 25 steps passed)" in text, text
+    assert "weighing calibration (stored on the tray): zero" in text and "the fall counted [(4, 4)]" in text
 
 
 @pytest.mark.parametrize("args, message", [
@@ -101,3 +106,59 @@ def test_the_bench_command_refuses_bad_arguments_in_one_line(args, message, caps
     assert cli.main(["bench", "--config", str(site), *args]) == 2
     err = capsys.readouterr().err
     assert err.strip() == f"table-noir hardware bench: {message}"
+
+
+def _weigh_walk(scale=None):
+    """The weighing steps on the virtual tray: the bench, the calibration the tray kept before, and after."""
+    config = Config()
+    virtual = open_virtual_bench(config, seed=3, pace=0.15, scale=scale)
+    try:
+        assert wait_connected(virtual.tray)
+        before = virtual.virtual.weighing
+        bench = Bench(virtual.tray, config.geometry, ready=virtual.ready, say=lambda line: None)
+        assert bench.steps[:len(WEIGH_STEPS)] == WEIGH_STEPS  # the tray said scale: ok in its hello
+        bench.run(WEIGH_STEPS)
+        return bench, before, virtual.virtual.weighing
+    finally:
+        virtual.close()
+
+
+def test_the_set_learnt_on_the_bench_is_stored_on_the_tray():
+    bench, before, stored = _weigh_walk()
+    assert bench.passed, bench.report()
+    cal = bench.weighing
+    # The tray now keeps what the bench weighed (then re-tared), not the calibration it started with.
+    assert stored != before
+    assert stored[1] == pytest.approx(cal.per_die, rel=1e-6)  # one die, as the bench weighed it
+    assert stored[0] == pytest.approx(cal.zero, abs=0.01 * cal.per_die)  # and zero, as both re-tared it
+    assert "weighing calibration (stored on the tray)" in bench.report()
+
+
+def test_a_mixed_set_is_refused_in_one_sentence_and_nothing_is_stored():
+    from firmware.tray.weight import TOO_VARIED
+    from hardware.weighing import DiceSet, ScaleDesign
+
+    bench, _, stored = _weigh_walk(scale=ScaleDesign(dice=DiceSet(spread=0.08)))
+    last = bench.verdicts[-2]  # the last die's step, before the re-tare
+    assert not last.passed and last.advice == TOO_VARIED
+    assert bench.weighing is None and stored is None
+    assert not bench.verdicts[-1].passed and "weigh the set first" in bench.verdicts[-1].advice
+
+
+@pytest.mark.parametrize("counted", [[(3, 5)], [(5, 3)], []])
+def test_a_topple_counted_one_die_off_or_not_at_all_fails(counted):
+    config = Config()
+
+    class Still:
+        hello = {"scale": "ok"}
+
+        def subscribe(self, listener):
+            pass
+
+    bench = Bench(Still(), config.geometry, say=lambda line: None)  # type: ignore[arg-type]
+    topple = next(s for s in STEPS if s.kind == "topple")
+    fine = judge(topple, Record(readings=[round(bench.model.still(4)[0])] * 90), bench.model)
+    assert fine.passed
+    verdict = bench.add_count(topple, Record(readings=[], collapses=counted), fine)
+    assert not verdict.passed and "not 4 fell and 4 standing" in verdict.advice
+    assert bench.add_count(topple, Record(readings=[], collapses=[(4, 4)]), fine).passed

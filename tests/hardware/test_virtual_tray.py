@@ -199,3 +199,31 @@ def test_a_virtual_tray_sending_only_garbage_is_declared_down(table):
         time.sleep(0.05)
     down = events.wait_for(LinkDown, timeout=0.5)
     assert "no valid line" in down.reason
+
+
+def test_the_weighing_calibration_sent_from_the_pi_is_kept_by_the_tray_across_a_reboot(table):
+    vt, port, events = table
+    zero, per_die, spread = vt.weighing
+    # A calibration learnt from dice twice as heavy: the six dice standing now weigh three of them.
+    port.weigh_calibrate(zero, 2 * per_die, spread)
+    events.wait_for(HeatHeight, where=lambda e: e.dice == 3, timeout=5)
+    assert port.heat == 3
+    port.reboot()
+    events.wait_for(LinkDown)
+    events.wait_for(LinkUp, count=2)
+    assert vt.reboots == 1 and port.hello["weighed"] is True
+    # The firmware started over with the calibration it was sent, not the one it was built with.
+    assert vt.weighing == (zero, pytest.approx(2 * per_die), pytest.approx(spread))
+    vt.topple(2)  # four dice left: two of the heavy ones
+    collapse = events.wait_for(Collapse, timeout=5)
+    assert (collapse.fell, collapse.standing) == (1, 2) and port.heat == 2
+
+
+def test_a_re_tare_is_refused_while_dice_stand_and_taken_when_the_plinth_is_empty(table):
+    vt, port, events = table
+    with pytest.raises(RuntimeError, match="refused 'tare'"):
+        port.tare()
+    vt.topple(6)
+    while not vt.idle():
+        time.sleep(0.02)
+    port.tare()
