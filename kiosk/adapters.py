@@ -32,6 +32,9 @@ class Adapter:
     """Extra choice values each button colour stands for in this game."""
     uses_tray = False
     """Whether the game reads the tray (dice and Heat); if not, the screen leaves the tray out."""
+    hint: dict[str, Any] | None = None
+    """Part of an action the tray saw but could not finish, for the screen to ask the rest
+    (the controller passes it on and clears it)."""
 
     def action_for(self, event, runner, tray_state) -> dict[str, Any] | None:
         if isinstance(event, ButtonPressed):
@@ -244,7 +247,6 @@ class HellForLeatherAdapter(Adapter):
         times = [t for t in (self._falling_at, self._fall[0] if self._fall else None) if t is not None]
         return any(began - FALL_BEFORE_THROW_S <= t <= settled for t in times)
 
-    hint: dict[str, Any] | None = None
     _fall: tuple[float, int] | None = None
     """When the last collapse came and how many dice it had brought down in all."""
     _falling_at: float | None = None

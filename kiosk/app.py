@@ -974,7 +974,7 @@ def make_app_class():
                 from kiosk.phones.limits import export_problem
 
                 log.warning("export of session %s failed: %s", sid, err)
-                self.message(export_problem(err, self.exports))
+                self.message(export_problem(err, self.exports), refused=True)  # a failure: in red
                 return
             said = (f"Saved on this kiosk, in the folder {log_path.parent}: {recap.name} (the story, to read) "
                     f"and {log_path.name} (the full log, to replay). The operator can copy them off.")

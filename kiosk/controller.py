@@ -37,18 +37,25 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 from hardware.events import (
     ButtonPressed, ButtonReleased, ButtonStuck, Collapse, DieAdded, DieRemoved, DistanceSample, HardwareEvent,
     HardwareFault, HeatHeight, HeatMismatch, LinkDown, LinkUp, ThrowImpact, ThrowSettled,
 )
+from kiosk.phones.events import PhoneAction
 from kiosk.rules import RuleError
 
 from . import adapters
 
+if TYPE_CHECKING:
+    from .runner import Runner
+
 log = logging.getLogger(__name__)
 
+
+Input = Union[HardwareEvent, PhoneAction]
+"""What the controller queue carries: a pad press or a tray event, or a phone's answer."""
 
 SHEET_HOLD_S = 1.0
 """How long Gray is held on a pad to open that player's sheet (as ``kiosk.ui.overlays.HOLD_S``)."""
@@ -84,7 +91,7 @@ class TrayState:
 class Handled:
     """What one event did, for the latency benchmark and the tests."""
 
-    event: HardwareEvent
+    event: Input
     action: dict[str, Any] | None = None
     error: str | None = None
     t_done: float = 0.0
@@ -93,7 +100,7 @@ class Handled:
 class Controller:
     def __init__(self, pads=None, tray=None, post: Callable[[Callable[[], None]], None] | None = None) -> None:
         self.pads, self.tray = pads, tray
-        self.runner = None
+        self.runner: Runner | None = None
         self.tray_state = TrayState(expected=tray is not None)
         self.held: set[tuple[int, str]] = set()
         self.last_hardware = "nothing yet"
@@ -107,7 +114,7 @@ class Controller:
         self.private_notes: dict[str, str] = {}
         """The last refusal of each player's secret input, for their own eyes only."""
         self._captured: dict[int, Callable[[HardwareEvent], None]] = {}
-        self._queue: deque[HardwareEvent] = deque()
+        self._queue: deque[Input] = deque()
         self._lock = threading.Lock()
         self._post = post or (lambda fn: fn())
         for port in (pads, tray):
@@ -143,7 +150,7 @@ class Controller:
 
     # -- any thread ------------------------------------------------------------
 
-    def receive(self, event: HardwareEvent) -> None:
+    def receive(self, event: Input) -> None:
         """Called by the ports, on whatever thread they run: queue and wake the UI thread."""
         with self._lock:
             self._queue.append(event)
@@ -159,27 +166,28 @@ class Controller:
                 event = self._queue.popleft()
             self.handle(event)
 
-    def handle(self, event: HardwareEvent) -> Handled:
+    def handle(self, event: Input) -> Handled:
         result = Handled(event)
         self._note(event)
-        captured = self._captured.get(getattr(event, "player", 0)) \
-            if isinstance(event, (ButtonPressed, ButtonReleased)) else None
-        if captured is not None:
-            captured(event)
-        elif self._asks_for_sheet(event):
-            self.on_sheet_hold(_player_of(event, self.runner))
+        press = event if isinstance(event, (ButtonPressed, ButtonReleased)) else None
+        captured = self._captured.get(press.player) if press is not None else None
+        if press is not None and captured is not None:
+            captured(press)
+        elif (holder := self._sheet_asker(event)) is not None:
+            self.on_sheet_hold(holder)
         elif self.runner is not None and self.runner.outcome is None:
             adapter = adapters.for_game(self.runner.engine.game)
             # A phone (kiosk.phones) brings its action ready-made; its refusals go back to that
             # phone only, so the shared screen never tells which input a player used.
-            phone = getattr(event, "from_phone", False)
+            phone = isinstance(event, PhoneAction)
             try:
-                data = event.action() if phone else adapter.action_for(event, self.runner, self.tray_state)
+                data = event.action() if isinstance(event, PhoneAction) \
+                    else adapter.action_for(event, self.runner, self.tray_state)
             except RuleError as err:  # e.g. a wager locked below the minimum: say so, keep the entry open
                 data, result.error = None, str(err)
                 if not phone:
-                    self._refused(event, err)
-            hint = getattr(adapter, "hint", None)
+                    self._refused(event, err, self.runner)
+            hint = adapter.hint
             if hint:  # the tray told part of the story: the screen asks for the rest
                 adapter.hint = None
                 self.on_hint(hint)
@@ -190,34 +198,35 @@ class Controller:
                 except RuleError as err:
                     result.error = str(err)
                     if not phone:
-                        self._refused(event, err)
+                        self._refused(event, err, self.runner)
         result.t_done = time.monotonic()
         for listener in list(self.on_handled):
             listener(result)
         return result
 
-    def _asks_for_sheet(self, event: HardwareEvent) -> bool:
-        """A long Gray hold by a seated player with a secret waiting that no pad press answers."""
+    def _sheet_asker(self, event: Input) -> str | None:
+        """The seated player whose long Gray hold asks for their sheet, for a secret waiting
+        that no pad press answers; None if ``event`` is no such hold."""
         if not isinstance(event, ButtonReleased) or event.button.value != "gray" or event.held_s < SHEET_HOLD_S:
-            return False
+            return None
         if self.runner is None or self.runner.outcome is not None:
-            return False
+            return None
         player = _player_of(event, self.runner)
         waiting = [p for p in self.runner.awaiting() if p.secret and p.player == player]
         adapter = adapters.for_game(self.runner.engine.game)
-        return player is not None and bool(waiting) and adapter.pad_help(waiting[:1]) is None
+        return player if player is not None and waiting and adapter.pad_help(waiting[:1]) is None else None
 
-    def _refused(self, event: HardwareEvent, err: RuleError) -> None:
+    def _refused(self, event: Input, err: RuleError, runner: Runner) -> None:
         """Say that an event was refused, without telling the table a secret press."""
-        player = _player_of(event, self.runner)
-        if player is not None and any(p.secret and p.player == player for p in self.runner.awaiting()):
+        player = _player_of(event, runner)
+        if player is not None and any(p.secret and p.player == player for p in runner.awaiting()):
             self.private_notes[player] = err.message
             self.on_message(f"{player}: not accepted, try again.", refused=True)
         else:
-            self.on_message(f"{_who(event, self.runner)}: {err.message}", refused=True)
+            self.on_message(f"{_who(event, runner)}: {err.message}", refused=True)
 
-    def _note(self, event: HardwareEvent) -> None:
-        if getattr(event, "from_phone", False):
+    def _note(self, event: Input) -> None:
+        if isinstance(event, PhoneAction):
             return  # nothing about a phone's input is shown (not even that there was one)
         s = self.tray_state
         if isinstance(event, ButtonPressed):
@@ -254,7 +263,7 @@ class Controller:
         self.on_tray(s)
 
 
-def _player_of(event: HardwareEvent, runner) -> str | None:
+def _player_of(event: Input, runner: Runner) -> str | None:
     """The player whose pad sent ``event``, if it is a press from a seated player's pad."""
     if isinstance(event, (ButtonPressed, ButtonReleased)):
         players = runner.players()
@@ -263,7 +272,7 @@ def _player_of(event: HardwareEvent, runner) -> str | None:
     return None
 
 
-def _who(event: HardwareEvent, runner) -> str:
+def _who(event: Input, runner: Runner) -> str:
     if isinstance(event, (ButtonPressed, ButtonReleased)):
         players = runner.players()
         name = players[event.player - 1] if 0 < event.player <= len(players) else None

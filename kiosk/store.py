@@ -176,8 +176,10 @@ class Store:
         if str(path) != ":memory:":
             self.path.parent.mkdir(parents=True, exist_ok=True)
         if engines is None:
-            from kiosk.rules import engine_for as engines
-        self.engines = engines
+            from kiosk.rules import engine_for
+
+            engines = engine_for
+        self.engines: Callable[[str], Engine] = engines
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -224,7 +226,8 @@ class Store:
                 "INSERT INTO sessions (game, setup, started, updated, log_format) VALUES (?, ?, ?, ?, ?)",
                 (session.engine.game, session.setup.model_dump_json(), now, now, LOG_FORMAT),
             )
-            sid = int(cursor.lastrowid)
+            sid = cursor.lastrowid
+            assert sid is not None  # sqlite3 sets it after every INSERT of a row
             for seq, action in enumerate(session.log, start=1):
                 self.db.execute("INSERT INTO actions VALUES (?, ?, ?)", (sid, seq, action.model_dump_json()))
             self.db.execute("INSERT OR REPLACE INTO plays (session, game, kind, day, started) VALUES (?, ?, ?, ?, ?)",
@@ -399,7 +402,8 @@ class Store:
             f"FROM sessions s LEFT JOIN actions a ON a.session = s.id {where} GROUP BY s.id "
             "ORDER BY s.updated DESC, s.id DESC", params
         ).fetchall()
-        return [SessionInfo(*row[:7], players=_players_of(row[7])) for row in rows]
+        return [SessionInfo(sid, game, started, updated, actions, outcome, abandoned, players=_players_of(setup))
+                for sid, game, started, updated, actions, outcome, abandoned, setup in rows]
 
     def abandon(self, sid: int) -> None:
         """Give a game up for good: it leaves the list of unfinished games; its log stays

@@ -18,11 +18,16 @@ they are pushed at once.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import sheets
+from .events import PhoneAction
 from .seats import SeatBook
 from .server import PhoneServer
+
+if TYPE_CHECKING:
+    from kiosk.controller import Handled
+    from kiosk.runner import Change, Runner
 
 RECAP_LINES = 6
 
@@ -43,19 +48,19 @@ class PhoneBridge:
         self._pending = False
         self._replies: list[tuple[int, int, str | None]] = []
         """Answers to phones held back until the frames they follow are sent (see ``handled``)."""
-        self.runner = None
+        self.runner: Runner | None = None
         self.book: SeatBook | None = None
         self.say = say or (lambda text: None)
         """Any thread: put a line on the shared screen (the app hands it to the UI thread)."""
         server.on_seat = lambda player, how: self.say(seat_news(player, how))
         server.answerable = self.answerable
 
-    def attach(self, runner) -> None:
+    def attach(self, runner: Runner) -> None:
         """A game is on screen: new seats, new tokens, and the first frames."""
         self.detach()
         self.runner = runner
         runner.listeners.append(self._changed)
-        self._new_book()
+        self._new_book(runner)
 
     def detach(self) -> None:
         """No game on screen (home, or another game): the old game's tokens die."""
@@ -66,30 +71,33 @@ class PhoneBridge:
         self.runner, self.book = None, None
         self.server.use(None)
 
-    def _new_book(self) -> None:
-        self.book = SeatBook(self.runner.players())
+    def _new_book(self, runner: Runner) -> None:
+        self.book = SeatBook(runner.players())
         self.server.use(self.book)
         self.push_all()
 
     def frame(self, player: str) -> dict[str, Any]:
-        """Everything ``player``'s phone is sent, from that player's view alone."""
-        session = self.runner.session
+        """Everything ``player``'s phone is sent, from that player's view alone (a game is attached)."""
+        runner = self.runner
+        assert runner is not None, "no game on screen: no frame to send"
+        session = runner.session
         view = session.view(player)
         return {
             "player": player,
-            "title": self.runner.engine.title,
+            "title": runner.engine.title,
             "you": view,
-            "sheet": sheets.sentences(self.runner.engine.game, view, player),
+            "sheet": sheets.sentences(runner.engine.game, view, player),
             "recap": session.recap(player, last=RECAP_LINES),
         }
 
     def push_all(self) -> None:
-        if self.runner is None:
+        runner = self.runner
+        if runner is None:
             return
-        for player in self.runner.players():
+        for player in runner.players():
             self.server.push(player, self.frame(player))
 
-    def _changed(self, change) -> None:
+    def _changed(self, change: Change) -> None:
         if self.later is None:
             self._catch_up()
         elif not self._pending:
@@ -100,20 +108,22 @@ class PhoneBridge:
         """Send every phone the game as it is now (and the end, or fresh seats after an undone end)."""
         self._pending = False
         try:
-            if self.runner is not None:
-                self._push_news()
+            self._push_news()
         finally:
             replies, self._replies = self._replies, []
             for reply in replies:
                 self.server.reply(*reply)
 
     def _push_news(self) -> None:
-        if self.book is not None and not self.book.open and self.runner.outcome is None:
-            self._new_book()  # the end was undone: a fresh set of seats (the old tokens stay dead)
+        runner = self.runner
+        if runner is None:
+            return  # detached by a listener told before this one (or since): that game is no longer on screen
+        if self.book is not None and not self.book.open and runner.outcome is None:
+            self._new_book(runner)  # the end was undone: a fresh set of seats (the old tokens stay dead)
             return
         self.push_all()
-        if self.runner.outcome is not None:
-            self.server.end(f"The game is over. {self.runner.outcome}")
+        if runner.outcome is not None:
+            self.server.end(f"The game is over. {runner.outcome}")
 
     def answerable(self, seat: str, action: str) -> str | None:
         """UI thread: why ``seat``'s phone may not answer ``action`` now (None: it may).
@@ -128,10 +138,10 @@ class PhoneBridge:
             return "that is the table's to answer, on the shared screen, not from a phone"
         return "that is not yours to answer now"
 
-    def handled(self, result) -> None:
+    def handled(self, result: Handled) -> None:
         """The controller's answer to a phone's action goes back to that phone only."""
         event = result.event
-        if not getattr(event, "from_phone", False):
+        if not isinstance(event, PhoneAction):
             return
         error = result.error
         if error is None and result.action is None:

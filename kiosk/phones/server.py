@@ -142,7 +142,7 @@ class PhoneServer:
     async def _page(self, request: web.Request) -> web.Response:
         return web.Response(body=self.page, content_type="text/html", charset="utf-8", headers=HEADERS)
 
-    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+    async def _socket(self, request: web.Request) -> web.StreamResponse:
         origin = request.headers.get("Origin")
         if origin and urlsplit(origin).netloc.lower() != request.host.lower():
             # A browser always sends Origin: a page of any other site is refused here.
@@ -399,12 +399,15 @@ class PhoneServer:
 
     async def _open(self) -> None:
         """Listen on each address, every connection through the ``Gate`` before aiohttp's protocol."""
-        self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False, shutdown_timeout=0.5)
-        await self._runner.setup()
+        runner = self._runner = web.AppRunner(self.make_app(), access_log=None, handle_signals=False,
+                                              shutdown_timeout=0.5)
+        await runner.setup()
+        handler = runner.server
+        assert handler is not None  # setup() made it
         loop = asyncio.get_running_loop()
         try:
             for address in self.listen:
-                server = await loop.create_server(self.gate.protocol(self._runner.server), address, self.port,
+                server = await loop.create_server(self.gate.protocol(handler), address, self.port,
                                                   reuse_address=True, backlog=128)
                 self._servers.append(server)
                 if self.port == 0:  # tests: the port the system gave us, for every address after
@@ -418,7 +421,8 @@ class PhoneServer:
         for server in self._servers:
             server.close()
         self._servers = []
-        await self._runner.cleanup()
+        if self._runner is not None:
+            await self._runner.cleanup()
 
     def stop(self) -> None:
         loop = self.loop

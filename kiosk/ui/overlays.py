@@ -53,7 +53,12 @@ class Confirm(Overlay):
         cancel.bind(on_release=lambda *_: self.dismiss())
         ok = Big(yes, kind="bad")
         ok.tag = "confirm:yes"
-        ok.bind(on_release=lambda *_: (self.dismiss(), on_yes()))
+
+        def accept(*_: object) -> None:
+            self.dismiss()
+            on_yes()
+
+        ok.bind(on_release=accept)
         row.add_widget(cancel)
         row.add_widget(ok)
         box.add_widget(row)
@@ -136,7 +141,9 @@ class NewPin(DigitPad):
 
     def __init__(self, on_new: Callable[[str], None], heading: str = "New PIN: 4 to 8 digits, then OK") -> None:
         super().__init__(heading, last="OK", tag="newpin", prompt="New PIN")
-        self.on_new, self.first = on_new, None
+        self.on_new = on_new
+        self.first: str | None = None
+        """The PIN typed the first time, waiting to be typed again."""
 
     def key(self, key: str) -> None:
         if key != "OK":
@@ -550,7 +557,7 @@ def hand_widgets(who: str, mine: dict[str, Any]) -> list | None:
     me = mine.get("me")
     if not isinstance(me, dict) or "private_self" not in me or "locked_card" not in me:
         return None
-    seat = next((p for p in mine.get("players") or [] if p.get("player") == who), {})
+    seat: dict[str, Any] = next((p for p in mine.get("players") or [] if p.get("player") == who), {})
     out: list = []
     character = seat.get("character")
     if character:  # whose sheet this is, in the story: the player reads their character's name first

@@ -263,8 +263,13 @@ class SetupScreen(Screen):
                                   redraw=self._new_group, redraw_text="New group", help=q.help)
             return NamesInput(q.name, q.label, q.default, q.min, q.max, redraw=names.player_names, help=q.help)
         if q.max == 2 and q.min == 2 and names.list_for(self.game, q.name):
+            which: str = q.name
+
+            def new_pair(count: int) -> list[str]:
+                return names.pair(self.game, which)
+
             return NamesInput(q.name, q.label, names.pair(self.game, q.name), q.min, q.max,
-                              redraw=lambda n, f=q.name: names.pair(self.game, f), help=q.help)
+                              redraw=new_pair, help=q.help)
         return NamesInput(q.name, q.label, q.default, q.min, q.max, help=q.help)
 
     def _records_input(self, q) -> RecordsInput:
@@ -323,7 +328,7 @@ class SetupScreen(Screen):
         from kiosk.setupform import questions
 
         names_of = lambda rows: [p["name"] if isinstance(p, dict) else p for p in rows or []]  # noqa: E731
-        stand_ins = next((q.default for q in questions(self.app.engines[self.game].setup_model)
+        stand_ins: list[Any] = next((q.default for q in questions(self.app.engines[self.game].setup_model)
                           if q.name == "players"), [])
         if self.app.store and names_of(players) and names_of(players) != names_of(stand_ins):
             self.app.store.remember_players(names_of(players))

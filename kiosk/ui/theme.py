@@ -28,6 +28,11 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
+Colour = tuple[float, float, float, float]
+"""Red, green, blue and opacity, each 0 to 1 (as Kivy's ``Color`` takes them)."""
+Mark = tuple[Colour, Colour, str, str]
+"""How a table colour is drawn: (fill, text colour, shape, label)."""
+
 INK = (0.93, 0.91, 0.86, 1)  # text on the dark table
 DIM = (0.62, 0.60, 0.56, 1)
 BG = (0.07, 0.07, 0.09, 1)
@@ -43,7 +48,7 @@ NOTICE = (0.55, 0.78, 0.95, 1)
 """Something that happened, told to the table (a sheet opened, what the tray saw): never red."""
 
 # Named values that have a colour on the table: (fill, text colour, shape, label).
-MARKS = {
+MARKS: dict[str, Mark] = {
     "black": ((0.05, 0.05, 0.05, 1), (0.95, 0.95, 0.95, 1), "square", "Black"),
     "white": ((0.95, 0.95, 0.92, 1), (0.05, 0.05, 0.05, 1), "circle", "White"),
     "gray": ((0.50, 0.50, 0.52, 1), (1, 1, 1, 1), "triangle", "Gray"),
@@ -99,10 +104,16 @@ def font_px_line(size: float) -> float:
     return size * 1.4
 
 
-def mark_for(value) -> tuple | None:
+def mark_for(value: object) -> Mark | None:
     """(fill, ink, shape, label) if ``value`` names a table colour, else None."""
     key = str(value).strip().lower()
     return MARKS.get(key)
+
+
+def _lit(colour: Colour, gain: float, lift: float = 0.0) -> Colour:
+    """``colour`` brightened (a pressed button), each channel at most 1, fully opaque."""
+    r, g, b, _ = colour
+    return (min(1, r * gain + lift), min(1, g * gain + lift), min(1, b * gain + lift), 1)
 
 
 class Filled(BoxLayout):
@@ -264,7 +275,7 @@ class Text(Label):
         self.fbind("texture", crisp)
         tight_text(self)
         if fit:
-            self.size_hint_y = None
+            self.size_hint_y: float | None = None
             self.height = px(4) if not text else px(font_px_line(size))
             self.bind(texture_size=lambda *_: setattr(self, "height", max(self.texture_size[1], px(4))))
 
@@ -449,13 +460,13 @@ class Big(Button):
         return super().on_touch_up(touch)
 
     def _paint(self) -> None:
-        base = self.COLOURS.get(self.kind, RAISED)
+        base: Colour = self.COLOURS.get(self.kind, RAISED)
         if self.disabled:
             base = (base[0] * 0.5, base[1] * 0.5, base[2] * 0.5, 1)
         if self.state == "down":
-            base = tuple(min(1, c * 1.3) for c in base[:3]) + (1,)
+            base = _lit(base, 1.3)
         self.background_color = base
-        self.color = (0.08, 0.08, 0.08, 1) if self.kind in ("accent",) else INK
+        self.color: Colour = (0.08, 0.08, 0.08, 1) if self.kind in ("accent",) else INK
 
 
 class Shape(Widget):
@@ -492,8 +503,11 @@ class Shape(Widget):
 class MarkedButton(Big):
     """A button for a table colour: filled with it, named, and with its shape beside the name."""
 
-    def __init__(self, value, text: str | None = None, **kw) -> None:
-        fill, ink, shape, label = mark_for(value)
+    def __init__(self, value: object, text: str | None = None, **kw) -> None:
+        mark = mark_for(value)
+        if mark is None:
+            raise ValueError(f"{value!r} is no table colour (one of: {', '.join(MARKS)})")
+        fill, ink, shape, label = mark
         super().__init__(text=text or label, **kw)
         self.fill, self.ink = fill, ink
         self.shape = Shape(shape=shape, fill=ink, size_hint=(None, None))
@@ -509,9 +523,9 @@ class MarkedButton(Big):
     def _paint(self) -> None:
         if not hasattr(self, "fill"):
             return super()._paint()
-        base = self.fill
+        base: Colour = self.fill
         if self.state == "down":
-            base = tuple(min(1, c * 1.2 + 0.1) for c in base[:3]) + (1,)
+            base = _lit(base, 1.2, 0.1)
         self.background_color = base
         self.color = self.ink
         if self.disabled:
@@ -558,6 +572,10 @@ class Scroll(ScrollView):
     and nobody presses the half they see; a touch there scrolls, never presses.
     """
 
+    _shown_for: tuple[float, ...] | None = None
+    """The view's place, scroll and content that ``_shown`` was worked out for."""
+    _shown: tuple[float, float, float, float] = (0, 0, 0, 0)
+
     def __init__(self, bar: float = 6, **kw) -> None:
         kw.setdefault("do_scroll_x", False)
         kw.setdefault("bar_color", BAR)
@@ -597,7 +615,7 @@ class Scroll(ScrollView):
         content = self.children[0] if self.children else None
         key = (x0, y0, self.width, self.height, self.scroll_y, content.height if content else 0,
                len(content.children) if content else 0)
-        if getattr(self, "_shown_for", None) == key:
+        if self._shown_for == key:
             return self._shown
         bottom, top = y0, y1
         if content is not None and content.height > self.height:

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 from kiosk import games
 from kiosk.phones.bridge import PhoneBridge
+from kiosk.phones.events import PhoneAction
 from kiosk.rules import RuleError, bot
 from kiosk.runner import Runner
 from kiosk.store import Store
@@ -65,7 +66,7 @@ def test_deferred_frames_are_the_frames_sent_at_once(tmp_path):
             move(runner, rng)
         assert len(later.sent) == start, "nothing is built for the phones inside the frame"
         assert len(queued) == 1, "several actions in one frame are sent once"
-        phone_action = SimpleNamespace(event=SimpleNamespace(from_phone=True, conn=7, request=step),
+        phone_action = SimpleNamespace(event=PhoneAction(seat="Ann", data={}, conn=7, request=step),
                                        error=None, action=object())
         deferred.handled(phone_action)  # the controller answers a phone's action in the same frame
         queued.pop()()

@@ -14,7 +14,7 @@ import pytest
 from hardware.events import ButtonColour, ButtonPressed
 from kiosk.phones.messages import MAX_BYTES
 from kiosk.phones.server import PhoneServer
-from kiosk.rules import bot
+from kiosk.rules import RuleError, bot
 
 from .table import table
 
@@ -310,3 +310,23 @@ def test_messages_over_the_size_limit_are_refused_before_parsing():
     with pytest.raises(Refusal, match="too large"):
         parse("x" * (MAX_BYTES + 1))
     assert aiohttp  # the test client is aiohttp's own
+
+
+def test_a_game_change_told_after_the_phones_let_go_of_the_game_changes_nothing(tmp_path):
+    """The runner tells its listeners from a copy of their list: one told first may take the
+    game off screen (detach the phones) before the phones hear of the same change. They then
+    send nothing, and the move still counts."""
+    async def go():
+        async with table(tmp_path) as t:
+            t.runner.listeners.insert(0, lambda change: t.bridge.detach())
+            rng = random.Random(5)
+            for _ in range(50):  # the bot's first legal answer to a required prompt
+                prompt = next(p for p in t.runner.awaiting() if not p.optional)
+                try:
+                    t.runner.propose(bot.fill(prompt, rng))
+                    break
+                except RuleError:
+                    continue
+            assert len(t.runner.session.log) == 1
+            assert t.bridge.runner is None and t.bridge.book is None
+    run(go())
