@@ -129,6 +129,49 @@ def sample(app, latencies: list[float]) -> dict:
     }
 
 
+class Trace:
+    """Opt-in (TN_SOAK_TRACE=<file>): what grows inside the kiosk between the first sample and each later one.
+
+    tracemalloc's top allocation sites and gc's object counts by type, as differences against the
+    first sample of this life, appended to the file. Tracing slows the kiosk about twofold.
+    """
+
+    def __init__(self, path: str) -> None:
+        import tracemalloc
+
+        self.out = Path(path).open("a", buffering=1)
+        self.tracemalloc = tracemalloc
+        tracemalloc.start(12)
+        self.first: tuple | None = None
+
+    @staticmethod
+    def types() -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for obj in gc.get_objects():
+            name = type(obj).__qualname__
+            counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def sample(self, actions: int) -> None:
+        snap = self.tracemalloc.take_snapshot().filter_traces(
+            [self.tracemalloc.Filter(False, self.tracemalloc.__file__)])
+        types = self.types()
+        if self.first is None:
+            self.first = (actions, snap, types)
+            return
+        at, first_snap, first_types = self.first
+        self.out.write(f"=== actions {at} -> {actions}\n--- top allocation sites (traceback)\n")
+        for stat in snap.compare_to(first_snap, "traceback")[:12]:
+            self.out.write(f"{stat.size_diff / 1024:+10.1f} KiB {stat.count_diff:+8d} blocks\n")
+            for line in stat.traceback.format()[-16:]:
+                self.out.write(f"      {line}\n")
+        self.out.write("--- gc objects by type\n")
+        grown = sorted(((types.get(k, 0) - first_types.get(k, 0), k) for k in types.keys() | first_types.keys()),
+                       reverse=True)
+        for diff, name in grown[:25]:
+            self.out.write(f"{diff:+8d} {name} ({types.get(name, 0)})\n")
+
+
 def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill_at: int | None,
          block: int = BLOCK) -> int:
     from kivy.base import EventLoop
@@ -140,6 +183,7 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     from kiosk.ui import overlays
 
     overlays.ANIMATION_SCALE["value"] = 0
+    trace = Trace(os.environ["TN_SOAK_TRACE"]) if os.environ.get("TN_SOAK_TRACE") else None
     app = drive.start(str(data), config_path=str(config))
     drive.pump(3, draw=True)  # the first frames: the kiosk goes back into the game it had on screen
     rng = random.Random(seed)
@@ -254,6 +298,8 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
             draw()
             gc.collect()
             print("BLOCK", json.dumps({"actions": actions, **sample(app, latencies), "counts": counts}), flush=True)
+            if trace is not None:
+                trace.sample(actions)
             latencies = []
             next_block += block
         if kill_at is not None and actions >= kill_at:
