@@ -103,6 +103,21 @@ class Phones:
             self.leave(player)
 
 
+def trimmed_rss() -> float | None:
+    """Opt-in (TN_SOAK_TRIM=1): RSS after glibc's ``malloc_trim(0)`` hands freed memory back.
+
+    The difference to the RSS before it is memory the kiosk has freed but the allocator still holds:
+    a high-water mark, not a leak. (The trim itself lowers the following samples' RSS too.)
+    """
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        return None
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def sample(app, latencies: list[float]) -> dict:
     from kiosk.store import Store
 
@@ -125,6 +140,8 @@ def sample(app, latencies: list[float]) -> dict:
         "lat_n": len(latencies),
         "reveals": sum(type(o).__name__ == "Reveal" for o in app.overlays),
         "overlays": len(app.overlays),
+        "game": app.runner.engine.game if app.runner is not None else None,
+        "rss_trimmed_mb": trimmed_rss() if os.environ.get("TN_SOAK_TRIM") else None,
         "on_window": len(__import__("kivy.core.window", fromlist=["Window"]).Window.children) - 1,
     }
 
@@ -380,11 +397,13 @@ def day(args) -> int:
                 block = {"life": lives, **json.loads(rest)}
                 blocks.append(block)
                 done = block["actions"]
+                trimmed = "" if block.get("rss_trimmed_mb") is None else f" (RSS trimmed {block['rss_trimmed_mb']:.1f} MB)"
                 print(f"  life {lives} {block['actions']:>6} actions  RSS {block['rss_mb']:6.1f} MB  heap "
                       f"{block['heap_blocks']:>8} blocks {block['gc_objects']:>7} objects  fds {block['fds']:>3}  "
                       f"threads {block['threads']:>2} ({block['py_threads']} Python)  DB {block['db_mb']:5.1f} MB "
                       f"WAL {block['wal_mb']:4.1f} MB  latency p50 {block['lat_p50_ms']:5.1f} p95 "
-                      f"{block['lat_p95_ms']:5.1f} ms (n={block['lat_n']})  overlays {block['overlays']} "
+                      f"{block['lat_p95_ms']:5.1f} ms (n={block['lat_n']})  {block.get('game')}"
+                      f"{trimmed}  overlays {block['overlays']} "
                       f"({block['reveals']} reveals, {block['on_window']} on the window)  so far in this life: "
                       f"{', '.join(f'{v} {k}' for k, v in block['counts'].items())}", flush=True)
             elif word == "KILL_ME":
