@@ -150,7 +150,8 @@ class Trace:
     """Opt-in (TN_SOAK_TRACE=<file>): what grows inside the kiosk between the first sample and each later one.
 
     tracemalloc's top allocation sites and gc's object counts by type, as differences against the
-    first sample of this life, appended to the file. Tracing slows the kiosk about twofold.
+    first sample of this life, appended to the file. Tracing starts at the first sample (it slows the kiosk
+    several times over), so the sites listed are allocations made since then and still alive.
     """
 
     def __init__(self, path: str) -> None:
@@ -158,7 +159,6 @@ class Trace:
 
         self.out = Path(path).open("a", buffering=1)
         self.tracemalloc = tracemalloc
-        tracemalloc.start(12)
         self.first: tuple | None = None
 
     @staticmethod
@@ -170,13 +170,14 @@ class Trace:
         return counts
 
     def sample(self, actions: int) -> None:
-        snap = self.tracemalloc.take_snapshot().filter_traces(
-            [self.tracemalloc.Filter(False, self.tracemalloc.__file__)])
         types = self.types()
-        if self.first is None:
-            self.first = (actions, snap, types)
+        if self.first is None:  # tracing starts here: what the snapshots hold is what was allocated since
+            self.tracemalloc.start(int(os.environ.get("TN_SOAK_TRACE_FRAMES", "6")))
+            self.first = (actions, self.tracemalloc.take_snapshot(), types)
             return
         at, first_snap, first_types = self.first
+        snap = self.tracemalloc.take_snapshot().filter_traces(
+            [self.tracemalloc.Filter(False, self.tracemalloc.__file__)])
         self.out.write(f"=== actions {at} -> {actions}\n--- top allocation sites (traceback)\n")
         for stat in snap.compare_to(first_snap, "traceback")[:12]:
             self.out.write(f"{stat.size_diff / 1024:+10.1f} KiB {stat.count_diff:+8d} blocks\n")
