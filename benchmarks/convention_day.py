@@ -103,6 +103,21 @@ class Phones:
             self.leave(player)
 
 
+def trimmed_rss() -> float | None:
+    """Opt-in (TN_SOAK_TRIM=1): RSS after glibc's ``malloc_trim(0)`` hands freed memory back.
+
+    The difference to the RSS before it is memory the kiosk has freed but the allocator still holds:
+    a high-water mark, not a leak. (The trim itself lowers the following samples' RSS too.)
+    """
+    import ctypes
+
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        return None
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def sample(app, latencies: list[float]) -> dict:
     from kiosk.store import Store
 
@@ -125,8 +140,54 @@ def sample(app, latencies: list[float]) -> dict:
         "lat_n": len(latencies),
         "reveals": sum(type(o).__name__ == "Reveal" for o in app.overlays),
         "overlays": len(app.overlays),
+        "game": app.runner.engine.game if app.runner is not None else None,
+        "rss_trimmed_mb": trimmed_rss() if os.environ.get("TN_SOAK_TRIM") else None,
         "on_window": len(__import__("kivy.core.window", fromlist=["Window"]).Window.children) - 1,
     }
+
+
+class Trace:
+    """Opt-in (TN_SOAK_TRACE=<file>): what grows inside the kiosk between the first sample and each later one.
+
+    tracemalloc's top allocation sites and gc's object counts by type, as differences against the
+    first sample of this life, appended to the file. Tracing starts at the first sample (it slows the kiosk
+    several times over), so the sites listed are allocations made since then and still alive.
+    """
+
+    def __init__(self, path: str) -> None:
+        import tracemalloc
+
+        self.out = Path(path).open("a", buffering=1)
+        self.tracemalloc = tracemalloc
+        self.first: tuple | None = None
+
+    @staticmethod
+    def types() -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for obj in gc.get_objects():
+            name = type(obj).__qualname__
+            counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def sample(self, actions: int) -> None:
+        types = self.types()
+        if self.first is None:  # tracing starts here: what the snapshots hold is what was allocated since
+            self.tracemalloc.start(int(os.environ.get("TN_SOAK_TRACE_FRAMES", "6")))
+            self.first = (actions, self.tracemalloc.take_snapshot(), types)
+            return
+        at, first_snap, first_types = self.first
+        snap = self.tracemalloc.take_snapshot().filter_traces(
+            [self.tracemalloc.Filter(False, self.tracemalloc.__file__)])
+        self.out.write(f"=== actions {at} -> {actions}\n--- top allocation sites (traceback)\n")
+        for stat in snap.compare_to(first_snap, "traceback")[:12]:
+            self.out.write(f"{stat.size_diff / 1024:+10.1f} KiB {stat.count_diff:+8d} blocks\n")
+            for line in stat.traceback.format()[-16:]:
+                self.out.write(f"      {line}\n")
+        self.out.write("--- gc objects by type\n")
+        grown = sorted(((types.get(k, 0) - first_types.get(k, 0), k) for k in types.keys() | first_types.keys()),
+                       reverse=True)
+        for diff, name in grown[:25]:
+            self.out.write(f"{diff:+8d} {name} ({types.get(name, 0)})\n")
 
 
 def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill_at: int | None,
@@ -140,6 +201,7 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     from kiosk.ui import overlays
 
     overlays.ANIMATION_SCALE["value"] = 0
+    trace = Trace(os.environ["TN_SOAK_TRACE"]) if os.environ.get("TN_SOAK_TRACE") else None
     app = drive.start(str(data), config_path=str(config))
     drive.pump(3, draw=True)  # the first frames: the kiosk goes back into the game it had on screen
     rng = random.Random(seed)
@@ -254,6 +316,8 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
             draw()
             gc.collect()
             print("BLOCK", json.dumps({"actions": actions, **sample(app, latencies), "counts": counts}), flush=True)
+            if trace is not None:
+                trace.sample(actions)
             latencies = []
             next_block += block
         if kill_at is not None and actions >= kill_at:
@@ -334,11 +398,13 @@ def day(args) -> int:
                 block = {"life": lives, **json.loads(rest)}
                 blocks.append(block)
                 done = block["actions"]
+                trimmed = "" if block.get("rss_trimmed_mb") is None else f" (RSS trimmed {block['rss_trimmed_mb']:.1f} MB)"
                 print(f"  life {lives} {block['actions']:>6} actions  RSS {block['rss_mb']:6.1f} MB  heap "
                       f"{block['heap_blocks']:>8} blocks {block['gc_objects']:>7} objects  fds {block['fds']:>3}  "
                       f"threads {block['threads']:>2} ({block['py_threads']} Python)  DB {block['db_mb']:5.1f} MB "
                       f"WAL {block['wal_mb']:4.1f} MB  latency p50 {block['lat_p50_ms']:5.1f} p95 "
-                      f"{block['lat_p95_ms']:5.1f} ms (n={block['lat_n']})  overlays {block['overlays']} "
+                      f"{block['lat_p95_ms']:5.1f} ms (n={block['lat_n']})  {block.get('game')}"
+                      f"{trimmed}  overlays {block['overlays']} "
                       f"({block['reveals']} reveals, {block['on_window']} on the window)  so far in this life: "
                       f"{', '.join(f'{v} {k}' for k, v in block['counts'].items())}", flush=True)
             elif word == "KILL_ME":
