@@ -43,7 +43,7 @@ Pure and CircuitPython-compatible like ``heat.py``: no typing, no dataclasses.
 Times are seconds (floats), only compared with each other.
 """
 
-from .heat import MAX_VALID_MM, MIN_VALID_MM
+from .heat import MAX_VALID_MM, MIN_VALID_MM, _median
 
 # A matched set passes when 14 dice together stay within half a die of 14 x the mean at four
 # standard deviations: sd(one die) * sqrt(14) * 4 < 0.5, a relative spread of 3.3 % or less.
@@ -61,15 +61,6 @@ def _sd(values):
         return 0.0
     m = _mean(values)
     return (sum((v - m) ** 2 for v in values) / (len(values) - 1)) ** 0.5
-
-
-def _median(values):
-    ordered = sorted(values)
-    n = len(ordered)
-    if n == 0:
-        raise ValueError("no readings")
-    mid = n // 2
-    return float(ordered[mid]) if n % 2 else (ordered[mid - 1] + ordered[mid]) / 2.0
 
 
 def max_spread(max_dice=MAX_HEAT):
