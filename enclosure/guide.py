@@ -92,6 +92,7 @@ PICTURES = (
 # Pictures with the bought parts in colour and labelled: OpenSCAD draws the .scad part itself (an STL has no colours).
 COLOUR_PICTURES = (
     ("weighing", "weighing_callouts", "plinth.scad", "60,0,30"),
+    ("screen_parts", "screen_callouts", "screen.scad", "60,0,20"),
 )
 
 # Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
@@ -366,6 +367,9 @@ def blocks(config: Config) -> list[Block]:
         Picture("pad_open", "The body from below: the ribs that carry the front wall in print, with the wire holes."),
         Heading("7. The pad board and the screen case"),
         Picture("screen_open", "The shell from the back, the cover lifted: the four bosses for the inserts."),
+        Picture("screen_parts", "The bought parts in the shell: the display face down in it (black glass, its metal "
+                "back), the Pi on the display's back with its USB and Ethernet stack toward the left wall's "
+                "windows; the back cover beside it.", wide=True),
         Items((
             "Press an M3 heat-set insert into each of the shell's four bosses with the soldering iron at about "
             "220 °C; keep it straight and stop when it is flush.",

@@ -218,10 +218,18 @@ USB_WIRES = (("RD", "VBUS"), ("WH", "D-"), ("GN", "D+"), ("BK", "GND"))
 
 
 def _bom_length(part_id: str) -> int:
+    """A cable's length in mm as the BOM buys it: its ``length_mm``, or the "200 mm" / "1 m" its name ends with."""
+    import re
     import tomllib
 
     parts = tomllib.loads(Path(__file__).with_name("bom.toml").read_text())["part"]
-    return int(next(p for p in parts if p["id"] == part_id).get("length_mm", 0))
+    part = next(p for p in parts if p["id"] == part_id)
+    if "length_mm" in part:
+        return int(part["length_mm"])
+    match = re.search(r"(\d+) (mm|m)$", part["name"])
+    if not match:
+        raise ValueError(f"bom.toml: {part_id} has no length_mm and its name gives no length")
+    return int(match.group(1)) * (1 if match.group(2) == "mm" else 1000)
 
 
 def pad_harnesses(config: PadsConfig) -> list[Harness]:
@@ -265,7 +273,7 @@ def i2c_harnesses() -> list[Harness]:
              ("harness_qt_short", "qt_cable_short", "along the boom", join, sensor))
     # The plug's first end numbers its pins only (the other end names them): the picture stays narrow enough for 9 pt.
     return [Harness(name, label, (replace(a, show_pins=False), b),
-                    (CableRun(label, _bom_length(part) or 200, a.name, b.name, wires),))
+                    (CableRun(label, _bom_length(part), a.name, b.name, wires),))
             for name, part, label, a, b in chain]
 
 
@@ -281,7 +289,7 @@ def usb_harness() -> Harness:
     """The tray's USB data cable to the Pi (bought made up; drawn so its ends are named)."""
     pins = tuple(name for _, name in USB_WIRES)
     ends = (End("QT Py USB", "USB-C plug", pins, show_pins=False), End("Pi USB", "USB-A plug, a USB 2 port", pins))
-    cable = CableRun("USB data cable", _bom_length("usb_cable") or 1000, "QT Py USB", "Pi USB",
+    cable = CableRun("USB data cable", _bom_length("usb_cable"), "QT Py USB", "Pi USB",
                      tuple(Wire(c, name, name) for c, name in USB_WIRES))
     return Harness("harness_usb", "The tray's USB cable", ends, (cable,))
 
