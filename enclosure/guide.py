@@ -93,6 +93,7 @@ PICTURES = (
 COLOUR_PICTURES = (
     ("weighing", "weighing_callouts", "plinth.scad", "60,0,30"),
     ("screen_parts", "screen_callouts", "screen.scad", "60,0,20"),
+    ("pad_parts", "pad_callouts", "pad.scad", "235,0,30"),
 )
 
 # Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
@@ -365,6 +366,8 @@ def blocks(config: Config) -> list[Block]:
             f"base on with four M3 x 10 countersunk screws. Repeat for all {pads} pads.",
         ), numbered=True),
         Picture("pad_open", "The body from below: the ribs that carry the front wall in print, with the wire holes."),
+        Picture("pad_parts", "The same view with the three bought push buttons in place: their bodies and solder "
+                "tabs hang 28 mm under the panel, between the ribs."),
         Heading("7. The pad board and the screen case"),
         Picture("screen_open", "The shell from the back, the cover lifted: the four bosses for the inserts."),
         Picture("screen_parts", "The bought parts in the shell: the display face down in it (black glass, its metal "
