@@ -94,6 +94,8 @@ COLOUR_PICTURES = (
     ("weighing", "weighing_callouts", "plinth.scad", "60,0,30"),
     ("screen_parts", "screen_callouts", "screen.scad", "60,0,20"),
     ("pad_parts", "pad_callouts", "pad.scad", "235,0,30"),
+    ("tray_parts", "tray_callouts", "tray.scad", "235,0,335"),
+    ("head_parts", "head_callouts", "arm.scad", "40,0,330"),
 )
 
 # Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
@@ -299,6 +301,9 @@ def blocks(config: Config) -> list[Block]:
         Picture("piezo_board_layout", "The piezo board, component side, drawn from the data the netlist test "
                 "checks: each diode's grey band is its cathode (K).", wide=True),
         Picture("tray_mcu", "The quarter with the board, from below."),
+        Picture("tray_parts", "The same quarter with its parts in colour: the QT Py (bought) in its pocket, the USB "
+                "cable's plug toward the exit, the piezo board you built beside it, and the piezo disc (bought) in "
+                "its pocket under the floor."),
         Heading("2. The sensor arm"),
         Picture("arm", "The arm as it stands on the tray: foot, post pieces, boom and head."),
         Items((
@@ -320,6 +325,8 @@ def blocks(config: Config) -> list[Block]:
         ), numbered=True),
         Picture("head", "The head from above: the board's pocket with its two ledges, the sockets' room "
                 "and the plug's slot into the groove."),
+        Picture("head_parts", "The VL53L0X breakout (bought) in the head's pocket, face down on the ledges, its "
+                "chip over the bore."),
         Heading("3. Flash the tray"),
         Items((
             "Download CircuitPython 9 or later for the QT Py RP2040 from circuitpython.org. Hold the board's "
