@@ -194,6 +194,20 @@ def render_scad_png(source: str, part: str, values: dict[str, float | int], png:
     result = subprocess.run(args, capture_output=True, text=True)
     if result.returncode != 0 or not png.exists():
         raise BuildError(f"picture of {part} failed: {result.stderr.strip()[-300:]}")
+    return _trim(png)
+
+
+def _trim(png: Path, margin: int = 20) -> Path:
+    """Cut the empty background round the scene (OpenSCAD frames it loosely), so the guide shows it larger."""
+    from PIL import Image, ImageChops
+
+    with Image.open(png) as image:
+        rgb = image.convert("RGB")
+    box = ImageChops.difference(rgb, Image.new("RGB", rgb.size, rgb.getpixel((0, 0)))).getbbox()
+    if box:
+        left, top, right, bottom = box
+        rgb.crop((max(0, left - margin), max(0, top - margin),
+                  min(rgb.width, right + margin), min(rgb.height, bottom + margin))).save(png)
     return png
 
 

@@ -92,10 +92,19 @@ PICTURES = (
 # Pictures with the bought parts in colour and labelled: OpenSCAD draws the .scad part itself (an STL has no colours).
 COLOUR_PICTURES = (
     ("weighing", "weighing_callouts", "plinth.scad", "60,0,30"),
+    ("screen_parts", "screen_callouts", "screen.scad", "60,0,20"),
+    ("pad_parts", "pad_callouts", "pad.scad", "235,0,30"),
+    ("tray_parts", "tray_callouts", "tray.scad", "235,0,335"),
+    ("head_parts", "head_callouts", "arm.scad", "40,0,330"),
 )
 
 # Pictures drawn by Python, not OpenSCAD: the board layouts (hardware/boards/draw.py).
 BOARD_PICTURES = ("pad_board_layout", "piezo_board_layout", "piezo_circuit", "button_circuit", "cell_circuit")
+# The harnesses, drawn by WireViz from hardware/wiring.py's data (hardware/boards/harnesses.py): a picture per cable.
+
+
+def harness_pictures(config: Config) -> list[str]:
+    return [h.name for h in wiring.harnesses(config.pads)]
 
 ORIENTATION = {
     "tray_quarter": "skirt down, 5 mm brim", "tray_quarter_mcu": "skirt down, 5 mm brim",
@@ -153,6 +162,9 @@ def wiring_blocks(config: Config) -> list[Block]:
         Table(*_md_table(wiring.connector_table(pads))),
         Para("Crimp each pad's cable into its XH plug in the same order: pin 1 the ground wire (both buttons' "
              "common), pins 2, 3 and 4 Black, White and Gray. Mark the plug with its pad number."),
+        *(Picture(h.name, f"Pad {h.name.removeprefix('harness_pad')}'s cable, from its buttons to its plug on the pad "
+                  "board (pin 1 the buttons' common ground), with the GPIO each line reaches through the ribbon.", wide=True)
+          for h in wiring.pad_harnesses(pads)),
         Heading("The Pi's header (through the ribbon)", 3),
         Para("The ribbon's socket covers all 40 pins; its red stripe goes to pin 1, the header's corner pin whose "
              "solder pad is square. The ribbon also brings 5 V (pins 2 and 4) and ground to the pad board, where "
@@ -162,12 +174,21 @@ def wiring_blocks(config: Config) -> list[Block]:
         Table(*_md_table(wiring.pin_table(pads))),
         Heading("The tray", 3),
         Table(("from", "to", "how"), (
-            ("QT Py STEMMA QT port", "the join on the boom", "500 mm Qwiic cable, through the tray's channel, the foot and the post"),
+            ("QT Py STEMMA QT port", "the NAU7802's first STEMMA QT port", "200 mm cable round the piezo ring's channel"),
+            ("the NAU7802's second port", "the join on the boom", "500 mm Qwiic cable, through the tray's channel, the foot and the post"),
             ("the join", "VL53L0X, the STEMMA QT socket toward the post", "200 mm Qwiic cable along the boom's groove"),
             ("QT Py USB-C", "a USB-A port of the Pi", "1 m data cable, woven between the exit's two pegs"),
             ("piezo 1, 2, 3 (red lead)", "QT Py A0, A1, A2 through the piezo board", "10 kΩ in series, 1 MΩ to GND, two 1N5817 to GND and 3V3"),
             ("piezo black leads", "QT Py GND", "on the piezo board"),
         )),
+        Para("Each cable as it is plugged or soldered, end to end (the colours are the wires'; STEMMA QT cables "
+             "are all black GND, red 3V3, blue SDA, yellow SCL):"),
+        Picture("harness_piezos", "The piezos' leads to the piezo board: red to the channel's 10 kΩ, black to GND.", wide=True),
+        Picture("harness_qt_adc", "The 200 mm STEMMA QT cable from the QT Py to the NAU7802.", wide=True),
+        Picture("harness_qt_long", "The 500 mm cable from the NAU7802's other port to the join on the boom.", wide=True),
+        Picture("harness_qt_short", "The 200 mm cable from the join to the VL53L0X.", wide=True),
+        Picture("harness_cell", "The load cell's four leads to the NAU7802's pads.", wide=True),
+        Picture("harness_usb", "The tray's USB data cable: USB-C into the QT Py, USB-A into the Pi.", wide=True),
         Heading("The screen", 3),
         Table(("from", "to", "how"), (
             ("display DSI (15-pin)", "Pi 5 DSI port (22-pin)", "the 200 mm Pi 5 display cable, contacts as printed on it"),
@@ -280,6 +301,9 @@ def blocks(config: Config) -> list[Block]:
         Picture("piezo_board_layout", "The piezo board, component side, drawn from the data the netlist test "
                 "checks: each diode's grey band is its cathode (K).", wide=True),
         Picture("tray_mcu", "The quarter with the board, from below."),
+        Picture("tray_parts", "The same quarter with its parts in colour: the QT Py (bought) in its pocket, the USB "
+                "cable's plug toward the exit, the piezo board you built beside it, and the piezo disc (bought) in "
+                "its pocket under the floor."),
         Heading("2. The sensor arm"),
         Picture("arm", "The arm as it stands on the tray: foot, post pieces, boom and head."),
         Items((
@@ -301,6 +325,8 @@ def blocks(config: Config) -> list[Block]:
         ), numbered=True),
         Picture("head", "The head from above: the board's pocket with its two ledges, the sockets' room "
                 "and the plug's slot into the groove."),
+        Picture("head_parts", "The VL53L0X breakout (bought) in the head's pocket, face down on the ledges, its "
+                "chip over the bore."),
         Heading("3. Flash the tray"),
         Items((
             "Download CircuitPython 9 or later for the QT Py RP2040 from circuitpython.org. Hold the board's "
@@ -347,8 +373,13 @@ def blocks(config: Config) -> list[Block]:
             f"base on with four M3 x 10 countersunk screws. Repeat for all {pads} pads.",
         ), numbered=True),
         Picture("pad_open", "The body from below: the ribs that carry the front wall in print, with the wire holes."),
+        Picture("pad_parts", "The same view with the three bought push buttons in place: their bodies and solder "
+                "tabs hang 28 mm under the panel, between the ribs."),
         Heading("7. The pad board and the screen case"),
         Picture("screen_open", "The shell from the back, the cover lifted: the four bosses for the inserts."),
+        Picture("screen_parts", "The bought parts in the shell: the display face down in it (black glass, its metal "
+                "back), the Pi on the display's back with its USB and Ethernet stack toward the left wall's "
+                "windows; the back cover beside it.", wide=True),
         Items((
             "Press an M3 heat-set insert into each of the shell's four bosses with the soldering iron at about "
             "220 °C; keep it straight and stop when it is flush.",
@@ -534,12 +565,13 @@ def board_pictures(config: Config, img: Path = IMG) -> list[Path]:
     """The boards' layouts, drawn from the data the netlist test checks (no OpenSCAD needed)."""
     from hardware.boards import draw, pad_board, piezo_board
 
-    from hardware.boards import schematics
+    from hardware.boards import harnesses, schematics
 
     return [draw.draw(pad_board.layout(config.pads), pad_board.schematic(config.pads), img / "pad_board_layout.png"),
             draw.draw(piezo_board.layout(), piezo_board.schematic(), img / "piezo_board_layout.png"),
             schematics.piezo_channel(img / "piezo_circuit.png"), schematics.button_line(img / "button_circuit.png"),
-            schematics.load_cell(img / "cell_circuit.png")]
+            schematics.load_cell(img / "cell_circuit.png"),
+            *(harnesses.render(h, img) for h in wiring.harnesses(config.pads))]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .config import DEFAULTS, PadsConfig, load_config
@@ -170,6 +170,133 @@ def line_diagram() -> str:
         gap + f"+--- {FILTER_NF:g} nF --- GND",
         "the button's other side --- J pin 1 --- GND (ribbon, every ground pin of the header)",
     ])
+
+
+# ---- the cables a maker crimps or plugs, as data (hardware/boards/harnesses.py draws them with WireViz) ----
+
+@dataclass(frozen=True)
+class End:
+    """One plug or pad of solder joints at a cable's end: its name, what it is, and its pins in order."""
+    name: str
+    kind: str
+    pins: tuple[str, ...]
+    show_pins: bool = True      # False: the diagram numbers the pins only (the other end names them)
+
+
+@dataclass(frozen=True)
+class Wire:
+    """One conductor: its colour (IEC code, e.g. RD) or "" when the cable's colours vary, and the pins it joins."""
+    colour: str
+    a_pin: str
+    b_pin: str
+
+
+@dataclass(frozen=True)
+class CableRun:
+    label: str
+    length_mm: int
+    a: str              # End names
+    b: str
+    wires: tuple[Wire, ...]
+
+
+@dataclass(frozen=True)
+class Harness:
+    """One harness picture in the guide: the ends and the cables between them."""
+    name: str           # the picture's file name
+    title: str
+    ends: tuple[End, ...]
+    cables: tuple[CableRun, ...]
+
+
+# STEMMA QT / Qwiic: JST SH 4-pin, the same order and colours on every cable.
+QWIIC = (("BK", "GND"), ("RD", "3V3"), ("BU", "SDA"), ("YE", "SCL"))
+# The load cell's leads to the NAU7802 (hardware/boards/schematics.py draws the same wires as a circuit).
+CELL_WIRES = (("RD", "red", "E+"), ("BK", "black", "E-"), ("GN", "green", "A+"), ("WH", "white", "A-"))
+PIEZO_LEADS = (("RD", "red"), ("BK", "black"))
+USB_WIRES = (("RD", "VBUS"), ("WH", "D-"), ("GN", "D+"), ("BK", "GND"))
+
+
+def _bom_length(part_id: str) -> int:
+    """A cable's length in mm as the BOM buys it: its ``length_mm``, or the "200 mm" / "1 m" its name ends with."""
+    import re
+    import tomllib
+
+    parts = tomllib.loads(Path(__file__).with_name("bom.toml").read_text())["part"]
+    part = next(p for p in parts if p["id"] == part_id)
+    if "length_mm" in part:
+        return int(part["length_mm"])
+    match = re.search(r"(\d+) (mm|m)$", part["name"])
+    if not match:
+        raise ValueError(f"bom.toml: {part_id} has no length_mm and its name gives no length")
+    return int(match.group(1)) * (1 if match.group(2) == "mm" else 1000)
+
+
+def pad_harnesses(config: PadsConfig) -> list[Harness]:
+    """Each pad's 4-wire cable from its buttons to its keyed socket on the pad board (``pad_board_lines``)."""
+    by_pad: dict[int, list[PadLine]] = {}
+    for line in pad_board_lines(config):
+        by_pad.setdefault(line.pad, []).append(line)
+    result = []
+    for pad, lines in by_pad.items():
+        socket = lines[0].socket
+        plug_pins = ["GND"] + [f"{x.colour.capitalize()} GPIO{x.gpio}" for x in sorted(lines, key=lambda x: x.socket_pin)]
+        buttons = End(f"pad {pad}", "buttons", ("common", "Black", "White", "Gray"), show_pins=False)
+        plug = End(socket, "JST XH", tuple(plug_pins))
+        cable = CableRun(f"pad {pad} cable", 0, buttons.name, socket,
+                         tuple(Wire("", a, b) for a, b in zip(buttons.pins, plug_pins)))
+        result.append(Harness(f"harness_pad{pad}", f"pad {pad}'s cable", (buttons, plug), (cable,)))
+    return result
+
+
+def piezo_harness() -> Harness:
+    """Each piezo disc's two leads to the piezo board: red to its channel, black to ground."""
+    from .boards.piezo_board import ANALOG
+
+    ends, cables = [], []
+    for n, pin in enumerate(ANALOG, start=1):
+        ends.append(End(f"piezo {n}", "disc", tuple(lead for _, lead in PIEZO_LEADS), show_pins=False))
+        ends.append(End(pin, "piezo board", (pin, "GND")))
+        cables.append(CableRun(f"leads {n}", 0, f"piezo {n}", pin,
+                               tuple(Wire(c, lead, to) for (c, lead), to in zip(PIEZO_LEADS, ends[-1].pins))))
+    return Harness("harness_piezos", "The piezos' leads", tuple(ends), tuple(cables))
+
+
+def i2c_harnesses() -> list[Harness]:
+    """The tray's STEMMA QT chain, a picture per cable: QT Py to NAU7802, NAU7802 to the join, join to VL53L0X."""
+    pins = tuple(name for _, name in QWIIC)
+    wires = tuple(Wire(c, name, name) for c, name in QWIIC)
+    qtpy, adc = End("QT Py", "STEMMA QT", pins), End("NAU7802", "STEMMA QT", pins)
+    join, sensor = End("join", "MultiPort", pins), End("VL53L0X", "STEMMA QT", pins)
+    chain = (("harness_qt_adc", "qt_cable_adc", "QT Py to NAU7802", qtpy, adc),
+             ("harness_qt_long", "qt_cable_long", "NAU7802 to the boom", adc, join),
+             ("harness_qt_short", "qt_cable_short", "along the boom", join, sensor))
+    # The plug's first end numbers its pins only (the other end names them): the picture stays narrow enough for 9 pt.
+    return [Harness(name, label, (replace(a, show_pins=False), b),
+                    (CableRun(label, _bom_length(part), a.name, b.name, wires),))
+            for name, part, label, a, b in chain]
+
+
+def cell_harness() -> Harness:
+    """The load cell's four leads to the NAU7802's screw or solder pads."""
+    ends = (End("load cell", "TAL221", tuple(lead for _, lead, _ in CELL_WIRES), show_pins=False),
+            End("NAU7802", "breakout pads", tuple(pad for _, _, pad in CELL_WIRES)))
+    cable = CableRun("cell leads", 0, "load cell", "NAU7802", tuple(Wire(c, lead, pad) for c, lead, pad in CELL_WIRES))
+    return Harness("harness_cell", "The load cell's leads", ends, (cable,))
+
+
+def usb_harness() -> Harness:
+    """The tray's USB data cable to the Pi (bought made up; drawn so its ends are named)."""
+    pins = tuple(name for _, name in USB_WIRES)
+    ends = (End("QT Py USB", "USB-C plug", pins, show_pins=False), End("Pi USB", "USB-A plug, a USB 2 port", pins))
+    cable = CableRun("USB data cable", _bom_length("usb_cable"), "QT Py USB", "Pi USB",
+                     tuple(Wire(c, name, name) for c, name in USB_WIRES))
+    return Harness("harness_usb", "The tray's USB cable", ends, (cable,))
+
+
+def harnesses(config: PadsConfig) -> list[Harness]:
+    """Every cable a maker crimps or plugs: a picture per cable (the six pad cables and the three piezos' leads, alike, share one)."""
+    return [*pad_harnesses(config), piezo_harness(), *i2c_harnesses(), cell_harness(), usb_harness()]
 
 
 def wiring_section(config: PadsConfig) -> str:

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 # System packages: a virtual screen for UI tests and screenshots, OpenSCAD for
 # the enclosure, and the libraries Kivy's window needs.
-system_packages=(xvfb xauth openscad libgl1 libmtdev1 xclip prusa-slicer poppler-utils)  # prusa-slicer: the support check (enclosure/slicing.py); poppler-utils: pdftoppm to look at the guide
+system_packages=(xvfb xauth openscad libgl1 libmtdev1 xclip prusa-slicer poppler-utils graphviz)  # prusa-slicer: the support check (enclosure/slicing.py); poppler-utils: pdftoppm to look at the guide; graphviz: dot for WireViz's harness diagrams
 # The deploy tests: shellcheck on every script, systemd-analyze verify on the kiosk's units.
 system_packages+=(shellcheck systemd)
 # On a Raspberry Pi (./tn run there) the Pi extras too: lgpio builds against liblgpio if no wheel fits.

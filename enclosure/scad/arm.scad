@@ -138,6 +138,16 @@ if (part == "arm_foot") translate([-post_r, 0, -table_z]) arm_foot();
 if (part == "arm_post") rotate([0, 90, 0]) arm_post();           // printed lying on a side
 if (part == "arm_head")                                          // the head alone, for the build guide's picture
     intersection() { arm_boom(); translate([-head_w, -head_w, sensor_height_mm - 30]) cube([2 * head_w + 12, 2 * head_w, 60]); }
+// The head with its bought board in colour, for the build guide (not printed): the VL53L0X face down
+// on its ledges over the bore.
+module head_callouts() {
+    top = sensor_height_mm + head_above;
+    turn = [40, 0, 330];                 // the picture's camera: the words face it
+    color("SteelBlue") intersection() { arm_boom(); translate([-head_w, -head_w, sensor_height_mm - 30]) cube([2 * head_w + 12, 2 * head_w, 60]); }
+    color("Purple") translate([board_c[0] - sensor_board_x / 2, board_c[1] - sensor_board_y / 2, seat_z]) cube([sensor_board_x, sensor_board_y, 1.6]);
+    color("Black") callout([board_c[0], board_c[1]], seat_z + 1.6, top + 25, "VL53L0X (bought)", size = 6, turn = turn);
+}
+if (part == "head_callouts") head_callouts();
 if (part == "arm_joiner") arm_joiner();                          // standing
 if (part == "arm_boom")                                           // upside down, across the bed's diagonal
     rotate(45) rotate([180, 0, 0]) translate([-(post_r + post_w / 2) / 2, 0, -(sensor_height_mm + head_above)]) arm_boom();

@@ -187,3 +187,10 @@ module teardrop2d(d) {
 
 // That hole lying along x (centred, length h), point up (+z).
 module teardrop_x(d, h) { rotate([0, 90, 0]) linear_extrude(h, center = true) teardrop2d(d); }
+
+// A callout for the build guide's colour pictures: the words at height z_label above a point
+// of the part (z_part), with a thin leader down to it; turned to face the guide's cameras.
+module callout(xy, z_part, z_label, words, size = 6, turn = [70, 0, 30]) {
+    translate([xy[0], xy[1], min(z_part, z_label)]) cylinder(d = 0.5, h = abs(z_label - z_part));
+    translate([xy[0], xy[1], z_label + 1]) rotate(turn) linear_extrude(0.6) text(words, size = size, valign = "bottom");
+}

@@ -100,6 +100,21 @@ module pad_base() {
 
 if (part == "pad_body") rotate([-90, 0, 0]) translate([0, -pad_d / 2, 0]) pad_body();   // lies on its back
 if (part == "pad_base") pad_base();
+// The body from below with its bought switches in colour (caps Black, White, Gray above the panel,
+// bodies and solder tabs below), for the build guide (not printed).
+module pad_callouts() {
+    color("SteelBlue") pad_body();
+    for (i = [0 : 2]) translate([(i - 1) * pitch, button_y, 0]) {
+        color("DimGray") translate([0, 0, body_h - panel_t - button_depth]) cylinder(d = 16, h = button_depth);
+        color(["Black", "White", "Gray"][i]) translate([0, 0, body_h]) cylinder(d = button_cap, h = button_cap_h);
+    }
+    turn = [180 + 55, 0, 30];
+    color("Black") {
+        callout([-pitch, button_y], body_h - panel_t - button_depth, -100, "16 mm push buttons (bought)", size = 7, turn = turn);
+        callout([pad_w / 2, -pad_d / 2 + 20], body_h / 2, -40, "pad body (printed)", size = 7, turn = turn);
+    }
+}
+if (part == "pad_callouts") pad_callouts();
 if (part == "pad_assembly_open") pad_body();   // upright, seen from below in the build guide
 if (part == "pad_assembly") { pad_body(); translate([0, 0, -3.01]) pad_base(); }
 

@@ -75,11 +75,6 @@ echo(plinth_h = plinth_h, plinth_top = plinth_top, stem_hole_d = stem_hole_d, st
 // The weighing with its bought parts in colour and labelled, for the build guide (not printed):
 // printed parts blue, the load cell aluminium, the NAU7802 board, the stop screw, the oil.
 function uv(u, v) = [u * cos(cell_angle) - v * sin(cell_angle), u * sin(cell_angle) + v * cos(cell_angle)];
-// A callout: the words at height z above a point of the part, with a thin leader down to it.
-module callout(xy, z_part, z_label, words) {
-    translate([xy[0], xy[1], z_part]) cylinder(d = 0.5, h = z_label - z_part);
-    translate([xy[0], xy[1], z_label + 1]) rotate([70, 0, 30]) linear_extrude(0.6) text(words, size = 6, valign = "bottom");
-}
 nau_u = 80;                          // the NAU7802 breakout on the base, from u = nau_u outward (1 x 0.7 in)
 nau_board = [25.4, 17.8, 1.6];
 module nau7802_board() { along() translate([nau_u, -nau_board[1] / 2, table_z + base_t + 1]) cube(nau_board); }

@@ -136,6 +136,27 @@ if (part == "screen_open") {          // the shell from the back with the cover 
     translate([0, 0, case_d + back_t + 40]) mirror([0, 0, 1]) back_cover();
 }
 
+// The screen with its bought parts in colour, for the build guide (not printed): the display in the
+// shell, the Pi on the display's back (ports toward the left wall's windows), the back cover lifted off.
+pi_board = [85, 56, 1.6];          // Raspberry Pi 4 / 5
+pi_ports = [21, 53, 16];           // the USB and Ethernet stack on its short edge
+pi_z = bezel_t + display_t + 6;    // on the display's standoffs
+pi_at = [-case_in[0] / 2 + 2, usb_y - pi_board[1] / 2];
+module screen_callouts() {
+    color("SteelBlue") { shell(); translate([240, 0, case_d + back_t + 60]) mirror([0, 0, 1]) back_cover(); }
+    color("Black") translate([-glass[0] / 2, -glass[1] / 2, bezel_t]) cube([glass[0], glass[1], 1.6]);
+    color("Silver") translate([-glass[0] / 2 + 15, -glass[1] / 2 + 5, bezel_t + 1.6]) cube([glass[0] - 30, glass[1] - 10, display_t - 1.6]);
+    color("Green") translate([pi_at[0], pi_at[1], pi_z]) cube(pi_board);
+    color("Silver") translate([pi_at[0], pi_at[1] + 1.5, pi_z + pi_board[2]]) cube(pi_ports);
+    color("Black") {
+        callout([pi_at[0] + 60, pi_at[1] + 30], pi_z + 2, case_d + 40, "Raspberry Pi (bought)", size = 12);
+        callout([40, -40], bezel_t + display_t, case_d + 60, "7-inch display (bought)", size = 12);
+        callout([-80, -case_out[1] / 2], case_d / 2, -70, "shell (printed)", size = 12);
+        callout([280, 30], case_d + 60, case_d + 100, "back cover (printed)", size = 12);
+    }
+}
+if (part == "screen_callouts") screen_callouts();
+
 // Facts the build script reads back (the tests probe the mesh at these places).
 echo(case_screws = len(boss_at), cheek_screws = 2 * len(cheek_holes), display_screws = 4, tie_anchors = len(tie_anchor_at),
      boss_x = boss_at[0][0], boss_y = abs(boss_at[0][1]), insert_hole_depth = insert_hole_depth, back_t = back_t,

@@ -130,6 +130,29 @@ if (part == "tray_quarter") tray_quarter(false);
 if (part == "tray_quarter_mcu") tray_quarter(true);
 if (part == "tray_whole") tray_whole(true);
 
+// The board's quarter from below with its bought parts in colour, for the build guide (not printed):
+// the QT Py in its pocket with the USB plug toward the exit, the piezo board beside it, the piezo disc
+// in its pocket under the floor.
+module tray_callouts() {
+    turn = [235, 0, 335];                 // the picture's camera: the words face it
+    board_z = -under_h + 1.5;
+    color("SteelBlue") tray_quarter(true);
+    rotate(mcu_angle) {
+        color("Purple") translate([board_r - board_size[0] / 2, -board_size[1] / 2, board_z]) cube([board_size[0], board_size[1], 1.6]);
+        color("DimGray") translate([board_r + board_size[0] / 2, -4, board_z]) cube([usb_plug, 8, 6]);
+        color("Peru") translate([board_r - piezo_board[0] / 2, piezo_board_y - piezo_board[1] / 2, board_z]) cube([piezo_board[0], piezo_board[1], 1.6]);
+    }
+    color("Gold") rotate(45) translate([piezo_ring_r, 0, -floor_t - 0.6]) cylinder(d = 27, h = 0.6);
+    color("Black") {
+        callout([board_r * cos(mcu_angle), board_r * sin(mcu_angle)], board_z, -under_h - 75, "QT Py", size = 8, turn = turn);
+        callout([(board_r + 4) * cos(mcu_angle) - piezo_board_y * sin(mcu_angle), (board_r + 4) * sin(mcu_angle) + piezo_board_y * cos(mcu_angle)],
+                board_z, -under_h - 45, "piezo board", size = 8, turn = turn);
+        callout([piezo_ring_r * cos(45), piezo_ring_r * sin(45)], -floor_t - 0.6, -under_h - 105, "piezo disc", size = 8, turn = turn);
+        callout([(board_r + 25) * cos(mcu_angle), (board_r + 25) * sin(mcu_angle)], board_z + 3, -under_h - 15, "USB plug", size = 8, turn = turn);
+    }
+}
+if (part == "tray_callouts") tray_callouts();
+
 // The sensor cable under the floor: from the board to where it leaves under the rim, with slack to plug in.
 cable_in_tray = norm([board_r * cos(mcu_angle), board_r * sin(mcu_angle)] - [(tray_r + rim_t) * cos(arm_angle), (tray_r + rim_t) * sin(arm_angle)]) + 30;
 echo(cable_in_tray = cable_in_tray, piezo_pockets = 4);

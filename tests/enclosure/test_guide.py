@@ -17,11 +17,12 @@ def test_the_committed_guide_is_the_generated_one(page):
     assert guide.MARKDOWN.read_text() == page, "docs/build/guide.md is out of date: run  python -m enclosure.guide"
 
 
-def test_every_picture_in_the_guide_exists(page):
+def test_every_picture_in_the_guide_exists(page, config):
     names = re.findall(r"\]\(img/(\w+)\.png\)", page)
     assert len(names) >= 6
     assert all((guide.IMG / f"{n}.png").exists() for n in names)
-    assert set(names) == {p[0] for p in guide.PICTURES + guide.COLOUR_PICTURES} | set(guide.BOARD_PICTURES)
+    assert set(names) == {p[0] for p in guide.PICTURES + guide.COLOUR_PICTURES} | set(guide.BOARD_PICTURES) \
+        | set(guide.harness_pictures(config))
 
 
 def test_each_printed_part_has_settings_a_slicer_time_and_filament(page, config):
