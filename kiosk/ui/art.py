@@ -147,6 +147,19 @@ def fit_card(widget: Widget, aspect: float = 5 / 7) -> tuple[float, float, float
     return widget.center_x - w / 2, widget.center_y - h / 2, w, h
 
 
+def draw_card(x: float, y: float, w: float, h: float, fill, edge=None, edge_width: float = 1.3) -> float:
+    """A card face up: its shadow, its face in ``fill`` and its edge (brass unless ``edge``
+    is given). Returns the corner radius, for what is drawn on it."""
+    r = max(2.0, w * 0.08)
+    Color(0.02, 0.02, 0.02, 0.5)
+    RoundedRectangle(pos=(x + 2, y - 2), size=(w, h), radius=[r])
+    Color(*fill)
+    RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
+    Color(*(edge or theme.ACCENT))
+    Line(rounded_rectangle=(x, y, w, h, r), width=edge_width)
+    return r
+
+
 def draw_back(x: float, y: float, w: float, h: float) -> None:
     """A face-down card: a deep red back with a brass frame and a diamond lattice."""
     r = max(2.0, w * 0.08)
@@ -260,13 +273,7 @@ class PlayingCard(Drawn):
         if not self.face_up:
             draw_back(x, y, w, h)
             return
-        r = max(2.0, w * 0.08)
-        Color(0.02, 0.02, 0.02, 0.5)
-        RoundedRectangle(pos=(x + 2, y - 2), size=(w, h), radius=[r])
-        Color(*CARD_WHITE)
-        RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
-        Color(0.55, 0.53, 0.48, 1)
-        Line(rounded_rectangle=(x, y, w, h, r), width=1)
+        draw_card(x, y, w, h, CARD_WHITE, edge=(0.55, 0.53, 0.48, 1), edge_width=1)
         ink = suit_colour(self.suit)
         corner = w * 0.2
         for cx, cy in ((x + w * 0.17, y + h * 0.87), (x + w * 0.83, y + h * 0.13)):
@@ -331,13 +338,7 @@ class ChallengeCard(Drawn):
             draw_text("?", x + w / 2, y + h / 2, w * 0.45, theme.ACCENT, bold=True)
             return
         fill, ink, shape, word = theme.mark_for(self.colour) or (theme.RAISED, theme.INK, "square", str(self.colour))
-        r = max(2.0, w * 0.08)
-        Color(0.02, 0.02, 0.02, 0.5)
-        RoundedRectangle(pos=(x + 2, y - 2), size=(w, h), radius=[r])
-        Color(*fill)
-        RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
-        Color(*theme.ACCENT)
-        Line(rounded_rectangle=(x, y, w, h, r), width=1.3)
+        r = draw_card(x, y, w, h, fill)
         draw_shape(shape, x + w / 2, y + h * 0.6, w * 0.5, ink)
         draw_text(word, x + w / 2, y + h * 0.2, max(10, w * 0.2), ink, bold=True, room=w * 0.9)
         if self.dim:
@@ -656,15 +657,9 @@ class WagerCard(Drawn):
 
     def draw(self) -> None:
         x, y, w, h = _fit_in(self.x, self.y, self.width, self.height, 5 / 7)
-        r = max(2.0, w * 0.08)
         even = self.side.lower() == "even"
         fill, ink = (CARD_WHITE, (0.1, 0.1, 0.1, 1)) if even else ((0.14, 0.14, 0.16, 1), (0.95, 0.93, 0.88, 1))
-        Color(0.02, 0.02, 0.02, 0.5)
-        RoundedRectangle(pos=(x + 2, y - 2), size=(w, h), radius=[r])
-        Color(*fill)
-        RoundedRectangle(pos=(x, y), size=(w, h), radius=[r])
-        Color(*theme.ACCENT)
-        Line(rounded_rectangle=(x, y, w, h, r), width=1.3)
+        draw_card(x, y, w, h, fill)
         draw_text(self.side.upper(), x + w / 2, y + h * 0.78, max(12, w * 0.24), ink, bold=True, room=w * 0.9)
         shown = min(self.points, 12)
         cols = 3 if shown > 4 else 2 if shown > 1 else 1
