@@ -195,6 +195,7 @@ class PlayScreen(Screen):
 
     def attach(self, runner) -> None:
         self.forget_reveals()
+        self._forget_throw()
         if self.runner is not None and self._on_change in self.runner.listeners:
             self.runner.listeners.remove(self._on_change)
         self.runner = runner
@@ -296,6 +297,13 @@ class PlayScreen(Screen):
 
     def on_leave(self, *_) -> None:
         self.forget_reveals()
+        self._forget_throw()
+
+    def _forget_throw(self) -> None:
+        """The last throw's result belongs to the game it was thrown in: gone with it."""
+        result = self.__dict__.get("throw_result")
+        if result is not None and result.shown is not None:
+            result.hide()
 
     # -- drawing ---------------------------------------------------------------
 

@@ -63,6 +63,8 @@ class ThrowResult(art.Drawn):
         self._event = Clock.schedule_once(lambda dt: self.hide(), RESULT_S["value"])
 
     def hide(self) -> None:
+        if self._event is not None:
+            self._event.cancel()  # hidden early (another game, or the table left): no late redraw
         self.opacity = 0
         self.shown = None
         self._event = None
