@@ -34,7 +34,7 @@ from firmware.tray.weight import WeighCalibration
 from . import weigh_bench
 
 from .config import Config, GeometryConfig
-from .events import Collapse, DistanceSample, ThrowImpact
+from .events import ZONE_PIEZOS, Collapse, DistanceSample, ThrowImpact, Zone
 from .optics import DESIGNS, Design, OpticalSensor
 from .ports import Tray
 
@@ -65,11 +65,12 @@ STEPS = (
     Step("eight", "eight dice", "Stack eight dice in the Heat circle.", 8, "still", 150),
     Step("hand", "a hand over the stack", "Wave a hand 5-10 cm above the eight dice for three seconds; touch nothing.",
          8, "hand", 90),
-    Step("drop-inside", "a d10 inside the ring", "Drop a d10 from a hand's height so it lands inside the target ring.",
+    Step("drop-inside", "a d10 inside the ring", "Drop a d10 from a hand's height so it lands inside the target ring, on the side of the piezo disc "
+         "wired to A0.",
          8, "drop", 45, "inside"),
-    Step("drop-touching", "a d10 on the ring", "Drop a d10 so it lands on the target's solid ring.",
+    Step("drop-touching", "a d10 on the ring", "Drop a d10 so it lands on the target's solid ring, on the side of the disc wired to A1.",
          8, "drop", 45, "touching"),
-    Step("drop-outside", "a d10 outside the ring", "Drop a d10 so it lands outside the ring, inside the tray's rim.",
+    Step("drop-outside", "a d10 outside the ring", "Drop a d10 so it lands outside the ring, inside the tray's rim, on the side of the disc wired to A2.",
          8, "drop", 45, "outside"),
     Step("topple", "topple four dice", "Push the top four dice off the stack, so four stay standing.", 4, "topple", 90),
 )
@@ -99,6 +100,7 @@ class Record:
     readings: list = field(default_factory=list)   # mm, or None for an invalid reading
     weights: list = field(default_factory=list)    # a tray that weighs the Heat: its NAU7802 readings
     impacts: int = 0
+    piezos: list = field(default_factory=list)     # each impact's strongest disc (None: the tray did not say)
     collapses: list = field(default_factory=list)  # (fell, standing)
 
     @property
@@ -198,9 +200,26 @@ def judge(step: Step, record: Record, model: Expectations, before: Record | None
     problems = []
     if record.impacts < 1:
         problems.append(f"the piezo did not feel a d10 landing {step.zone}: check the disc nearest that zone")
+    problems += _judge_discs(step, record)
     if moved > tol:
         problems.append("the stack's reading moved: did the drop knock the stack?")
+    told = [disc for disc in record.piezos if disc is not None]
+    if told:
+        got += f", strongest disc {', '.join(map(str, told))}"
+        want += f", disc {ZONE_PIEZOS[Zone(step.zone)][0]} the strongest"
+    elif record.impacts:
+        got += "; zone judged only: per-disc judging needs tray firmware 0.3.1+"
     return Verdict(step, not problems, got, want, "; ".join(problems))
+
+
+def _judge_discs(step: Step, record: Record) -> list[str]:
+    """A drop in a zone must read strongest on the disc nearest it (``ZONE_PIEZOS``): else that disc
+    is dead or miswired, hidden behind the others. Not judged when the tray does not name discs."""
+    told = [disc for disc in record.piezos if disc is not None]
+    nearest = ZONE_PIEZOS[Zone(step.zone)][0]
+    if not told or nearest in told:
+        return []
+    return [f"piezo {nearest} never felt a drop: check its wiring"]
 
 
 def curve_from(records: dict, model: Expectations) -> CurveCalibration | None:
@@ -281,6 +300,7 @@ class Bench:
                     record.weights.append(event.w)
             elif isinstance(event, ThrowImpact):
                 record.impacts += 1
+                record.piezos.append(event.piezo)
             elif isinstance(event, Collapse):
                 record.collapses.append((event.fell, event.standing))
             if len(record.readings) - shown >= 30:

@@ -29,6 +29,12 @@ class Zone(str, Enum):
     OUTSIDE = "outside"
 
 
+# The kit's piezo discs (TRAY_PIEZO_PINS A0, A1, A2 = discs 0, 1, 2) sit on one ring under the floor
+# (enclosure/scad/tray.scad). The bench drops a d10 into each zone on the side of one disc, which
+# must read it strongest; listed nearest first (the simulator falls back along it past a dead disc).
+ZONE_PIEZOS = {Zone.INSIDE: (0, 1, 2), Zone.TOUCHING: (1, 0, 2), Zone.OUTSIDE: (2, 1, 0)}
+
+
 @dataclass(frozen=True, slots=True)
 class ButtonPressed:
     player: int  # pad number, 1-6
@@ -105,12 +111,14 @@ class HeatMismatch:
 
 @dataclass(frozen=True, slots=True)
 class ThrowImpact:
-    """A die struck the tray. ``zone``/``face`` are set only where a build can tell."""
+    """A die struck the tray. ``zone``/``face`` are set only where a build can tell; ``piezo`` is the
+    0-based disc that read the strongest knock (None: the tray did not say, firmware before 0.3.1)."""
 
     t: float
     strength: float = 0.0
     zone: Zone | None = None
     face: int | None = None
+    piezo: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

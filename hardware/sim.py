@@ -66,7 +66,7 @@ from firmware.tray.impact import ImpactDetector
 from firmware.tray.weight import WeightTracker, calibrate_weighing
 
 from .config import Config, GeometryConfig
-from .events import DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, TrayEvent, Zone, heat_event
+from .events import ZONE_PIEZOS, DistanceSample, LinkDown, LinkUp, ThrowImpact, ThrowSettled, TrayEvent, Zone, heat_event
 from .ports import Tray
 
 if TYPE_CHECKING:
@@ -86,6 +86,7 @@ class RawSample:
     piezo: float
     others: tuple = ()  # with an optical model that has companions: each one's reading (mm or None)
     weights: tuple = ()  # with a scale: each (t, code) the NAU7802 finished during this sample
+    disc: Optional[int] = None  # the piezo disc that felt the latest d10 landing most (ZONE_PIEZOS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,7 @@ class _Slot:
     set_stack: Optional[int] = None  # the stack becomes this tall on this sample
     truth: list = field(default_factory=list)  # Truth records that become visible on this sample
     knock: float = 0.0  # a piezo impulse on this sample
+    disc: Optional[int] = None  # with a d10 landing's knock: the disc nearest it
     shake: float = 0.0  # shakes the stack (0..1)
     vibrate: float = 0.0  # starts tray vibration (0..1)
     flyer: bool = False  # what is at above_mm is a thrown d10, not a hand
@@ -151,6 +153,8 @@ class TableSimulator:
         self._vibration = 0.0
         self._shake = 0.0
         self._piezo = 0.0
+        self._disc: Optional[int] = None  # the disc that felt the latest landing most
+        self.dead_piezos: set[int] = set()  # discs that feel nothing (a broken wire), for the bench's tests
         self._phase = self.rng.uniform(0, 2 * math.pi)
         self._dropout_burst = 0
         # With an optical model the reading is what a VL53L0X makes of the whole scene in its view.
@@ -259,6 +263,10 @@ class TableSimulator:
             return 0.0
         return min(0.9, (0.03 + 0.025 * (dice - 2)) * (0.4 + 1.6 * (1.0 - accuracy)))
 
+    def loudest_disc(self, zone: Zone) -> Optional[int]:
+        """The disc that reads a landing in ``zone`` strongest: the nearest one that works (ZONE_PIEZOS)."""
+        return next((disc for disc in ZONE_PIEZOS[zone] if disc not in self.dead_piezos), None)
+
     def throw(self, accuracy: float = 0.8, zone: Zone | str | None = None, face: int | None = None,
               collapse: bool | None = None) -> Truth:
         """A d10 is thrown at the Conflict Target.
@@ -290,6 +298,7 @@ class TableSimulator:
                 self._slot(land - 1 - j).flyer = True
         slot = self._slot(land)
         slot.knock = rng.uniform(0.3, 1.0)
+        slot.disc = self.loudest_disc(zone)
         slot.vibrate = 1.0
         slot.shake = 1.0 if falls else rng.uniform(0.1, 0.6) * (1.3 - accuracy)
         for j in range(rng.randint(1, 3)):  # bounces
@@ -352,6 +361,8 @@ class TableSimulator:
         self._vibration = max(self._vibration * 0.8, slot.vibrate)
         self._shake = max(self._shake * 0.93, slot.shake)
         self._piezo = self._piezo * 0.55 + slot.knock
+        if slot.disc is not None:
+            self._disc = slot.disc
 
         if self.optics is not None:
             if slot.lands is not None and self._companions:
@@ -407,7 +418,7 @@ class TableSimulator:
         piezo = min(1.0, self._piezo + abs(rng.gauss(0.0, 0.006)) + 0.008)
         others, self._others = self._others, ()
         weights = tuple(self.scale.codes_until(self.t + self.sample_period_s)) if self.scale is not None else ()
-        sample = RawSample(round(self.t, 6), distance, round(piezo, 4), others, weights)
+        sample = RawSample(round(self.t, 6), distance, round(piezo, 4), others, weights, self._disc)
         self.index += 1
         self.t += self.sample_period_s
         return sample
@@ -699,7 +710,7 @@ class SimTray(Tray):
                     out.append(heat_event(event, t))
             for event in self.impacts.feed(sample.piezo, t_ms):
                 if event["type"] == "impact":
-                    out.append(ThrowImpact(t, strength=float(event.get("strength", 0.0))))
+                    out.append(ThrowImpact(t, strength=float(event.get("strength", 0.0)), piezo=sample.disc))
                 elif event["type"] == "settled":
                     zone, face = self._landing
                     self._landing = (None, None)

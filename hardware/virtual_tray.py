@@ -254,7 +254,7 @@ class VirtualTray(Hooks):
             for record in self.sim.truth[before:]:
                 self.shown.append((record, now))
             t_ms = int(round(sample.t * 1000))
-            self.app.on_piezo(sample.piezo, t_ms)
+            self.app.on_piezo(sample.piezo, t_ms, sample.disc)
             self.app.on_sample(sample.distance_mm, t_ms)
             for tw, code in sample.weights:  # the NAU7802's conversions of this sample period
                 self.app.on_weight(code, int(round(tw * 1000)))

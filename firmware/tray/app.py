@@ -46,7 +46,7 @@ from .weight import WeighCalibration, WeightTracker
 # would reject them as unknown types.
 WEIGHT_ONLY = ("falling", "mismatch")
 
-FIRMWARE_VERSION = "0.3.0"
+FIRMWARE_VERSION = "0.3.1"
 
 # The VL53L0X reports 8190/8191 (and sometimes 8192+) when it sees nothing in range.
 OUT_OF_RANGE_MM = 8190
@@ -272,13 +272,16 @@ class TrayApp:
             return "version", "a version %d command after version %d was agreed" % (version, self.sequencer.version)
         return None, None
 
-    def on_piezo(self, level, t_ms):
+    def on_piezo(self, level, t_ms, disc=None):
+        """The piezo level (0..1); ``disc``: the 0-based disc that read it, told in ``impact`` as ``piezo``."""
         if level is not None and level >= KNOCK_LEVEL:
             self.tracker.knock(t_ms / 1000.0)  # helps the Heat tracker tell a fall from a hand
             if self.weight is not None:
                 self.weight.knock(t_ms / 1000.0)
         for event in self.impact.feed(level, t_ms):
             kind = event.pop("type")
+            if kind == "impact" and disc is not None:
+                event["piezo"] = disc
             self.send(kind, t_ms, event)
 
     def on_sample(self, raw_mm, t_ms, others=()):

@@ -109,6 +109,7 @@ class Board(Hooks):
         if setting("TRAY_SCALE", False):  # the kit's settings.toml turns it on; older trays have no load cell
             self._start_scale()
         self.piezos = []
+        self._loudest = None
         for name in setting("TRAY_PIEZO_PINS", "A0,A1,A2").split(","):
             name = name.strip()
             if name:
@@ -298,13 +299,19 @@ class Board(Hooks):
         return total // 64
 
     def piezo_level(self):
-        """One reading of every disc: the largest swing among them."""
+        """One reading of every disc: the largest swing among them (``loudest()`` names its disc)."""
         level = 0.0
-        for pin, baseline in zip(self.piezos, self.baselines):
+        self._loudest = None
+        for disc, (pin, baseline) in enumerate(zip(self.piezos, self.baselines)):
             reading = level_from_counts(pin.value, baseline)
             if reading > level:
                 level = reading
+                self._loudest = disc
         return level
+
+    def loudest(self):
+        """The 0-based index of the disc that read the largest swing in the last ``piezo_level()``."""
+        return self._loudest
 
     # -- the USB data port ---------------------------------------------------
     def connected(self):
@@ -488,7 +495,7 @@ def run(loops=None):
         feed(dog)
         t = now_ms()
         try:
-            burst(hw.piezo_level, hold, PIEZO_BURST)
+            burst(hw.piezo_level, hold, PIEZO_BURST, hw.loudest)
             connected = hw.connected()
             if connected and not was_connected:
                 app.on_connect(t)  # the Pi has just opened the port
@@ -496,8 +503,8 @@ def run(loops=None):
             data = hw.read()
             if data:
                 app.on_bytes(data, t)
-            burst(hw.piezo_level, hold, PIEZO_BURST)
-            app.on_piezo(hold.take(), t)  # the peak since the last pass, not one random moment
+            burst(hw.piezo_level, hold, PIEZO_BURST, hw.loudest)
+            app.on_piezo(hold.take(), t, hold.taken_disc)  # the peak since the last pass, not one random moment
             if hw.sensor is None:
                 if hw.recover(t):
                     last_reading = t
@@ -527,7 +534,7 @@ def run(loops=None):
                 except OSError as err:
                     app.on_scale_fault("scale_fault", "load cell read failed: %s" % err, t)
                     hw.scale = None
-            burst(hw.piezo_level, hold, PIEZO_BURST)  # after the sensor and the serial work: held for the next pass
+            burst(hw.piezo_level, hold, PIEZO_BURST, hw.loudest)  # after the sensor and the serial work: held for the next pass
             app.tick(t)
         except Exception as err:  # keep the tray alive; say what went wrong
             app.error("internal", "loop: %r" % err, t)

@@ -19,18 +19,26 @@ class PeakHold:
 
     def __init__(self):
         self.peak = 0.0
+        self.disc = None  # the disc that read the peak (0-based), None if not told
+        self.taken_disc = None  # ``disc`` as it was at the last ``take()``
 
-    def feed(self, level):
+    def feed(self, level, disc=None):
         if level is not None and level > self.peak:
             self.peak = level
+            self.disc = disc
 
     def take(self):
         peak = self.peak
+        self.taken_disc = self.disc
         self.peak = 0.0
+        self.disc = None
         return peak
 
 
-def burst(read, hold, reads):
-    """Call ``read()`` (one level from all discs) ``reads`` times back to back into ``hold``."""
+def burst(read, hold, reads, loudest=None):
+    """Call ``read()`` (one level from all discs) ``reads`` times back to back into ``hold``.
+
+    ``loudest()``, if given, names the disc that read the strongest swing in the last ``read()``."""
     for _ in range(reads):
-        hold.feed(read())
+        level = read()
+        hold.feed(level, loudest() if loudest is not None else None)

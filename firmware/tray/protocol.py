@@ -138,7 +138,7 @@ MESSAGES = {
     "mismatch": ((("weighed", (_INT, 0, 64)), ("seen", (_INT, 0, 64))), ()),
     "impact": (
         (("strength", (_NUM, 0, 1)),),
-        (("zone", (_ENUM, ZONES)), ("face", (_INT, 1, 10))),
+        (("zone", (_ENUM, ZONES)), ("face", (_INT, 1, 10)), ("piezo", (_INT, 0, 7))),
     ),
     "settled": (
         (("quiet_ms", (_INT, 0, 60000)),),

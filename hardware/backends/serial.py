@@ -71,7 +71,8 @@ def _zone(value: str | None) -> Zone | None:
 # How each message type becomes an event; ``t`` is our own monotonic clock at arrival.
 MESSAGE_EVENTS: dict[str, Callable[[dict[str, Any], float], TrayEvent]] = {
     **{kind: heat_event for kind in HEAT_MESSAGES + WEIGHT_MESSAGES},
-    "impact": lambda m, t: ThrowImpact(t=t, strength=float(m["strength"]), zone=_zone(m.get("zone")), face=m.get("face")),
+    "impact": lambda m, t: ThrowImpact(t=t, strength=float(m["strength"]), zone=_zone(m.get("zone")), face=m.get("face"),
+                                       piezo=m.get("piezo")),
     "settled": lambda m, t: ThrowSettled(t=t, zone=_zone(m.get("zone")), face=m.get("face")),
     "sample": lambda m, t: DistanceSample(mm=m["mm"], t=t, w=m.get("w")),
     "error": lambda m, t: HardwareFault(source="tray", message=f"{m['code']}: {m['detail']}", t=t),

@@ -177,6 +177,14 @@ def test_settle_changes_the_quiet_time():
     assert link.of("settled")[0]["quiet_ms"] >= 200
 
 
+def test_an_impact_names_the_disc_that_read_it_only_when_the_board_says():
+    app, link = make()
+    app.on_piezo(0.9, 100, 2)
+    app.on_piezo(0.0, 1000)
+    app.on_piezo(0.9, 1100)
+    assert [m.get("piezo") for m in link.of("impact")] == [2, None]
+
+
 def test_reboot_is_acknowledged_before_the_board_restarts():
     hooks = RecordingHooks()
     seen_at_reboot = []

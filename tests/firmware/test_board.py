@@ -317,6 +317,7 @@ def test_the_loudest_piezo_disc_sets_the_level(board, monkeypatch):
     hw = board.hw.Board()
     assert len(hw.piezos) == 2
     assert hw.piezo_level() == pytest.approx((20000 - 100) / 32767.5, abs=0.01)
+    assert hw.loudest() == 1  # told in the impact as "piezo": the bench judges each disc by it
 
 
 def test_without_the_data_port_the_error_says_what_to_do(board, monkeypatch):

@@ -25,6 +25,15 @@ def test_the_hold_keeps_the_highest_level_and_ignores_missing_readings():
     assert hold.take() == 0.7
 
 
+def test_the_hold_keeps_the_disc_that_read_the_peak():
+    hold = PeakHold()
+    for level, disc in ((0.1, 0), (0.7, 2), (0.3, 1)):
+        hold.feed(level, disc)
+    assert (hold.take(), hold.taken_disc) == (0.7, 2)
+    hold.take()
+    assert hold.taken_disc is None  # nothing felt since
+
+
 def test_a_landing_that_rings_out_during_the_sensor_read_is_still_reported(board, monkeypatch):  # noqa: F811 (the fixture)
     """The discs ring only while the board is busy reading the sensor, and are quiet again by the
     time the next pass reads the serial port: read once per pass (after the serial read, as before),

@@ -523,3 +523,12 @@ def test_one_byte_over_the_limit_is_too_long_with_any_ending(tail):
     )
     assert out == [good[:-1]]
     assert reader.rejects.by_code == {"too_long": 1}
+
+
+def test_an_impact_round_trips_the_disc_that_felt_it_and_is_fine_without_it():
+    told, code, _ = decode_message(encode(msg("impact", strength=0.5, piezo=2))[:-1])
+    assert code is None and told["piezo"] == 2
+    untold, code, _ = decode_message(encode(msg("impact", strength=0.5))[:-1])
+    assert code is None and "piezo" not in untold  # a tray before firmware 0.3.1
+    _, code, _ = decode_message(encode(msg("impact", strength=0.5, piezo=-1))[:-1])
+    assert code == "bad_value"

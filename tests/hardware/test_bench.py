@@ -17,9 +17,10 @@ from hardware.virtual_tray import VirtualTray
 from .test_serial import Events
 
 
-def walk(tmp_path, design: str, seed: int = 7, steps=STEPS):
+def walk(tmp_path, design: str, seed: int = 7, steps=STEPS, dead_piezos=()):
     config = Config()
     vt = VirtualTray(config, seed=seed, link=tmp_path / "tray", start_dice=0, pace=0.15)
+    vt.sim.dead_piezos = set(dead_piezos)
     vt.sim.use_optics(OpticalSensor(config.geometry, DESIGNS[design]))
     vt.start()
     port = SerialTray(config.tray, port=vt.path, retry_s=0.05)
@@ -64,6 +65,34 @@ def test_a_drop_the_piezo_did_not_feel_fails_naming_the_zone():
     assert not verdict.passed and "did not feel a d10 landing touching" in verdict.advice
     felt = Record(readings=[round(still)] * 45, impacts=1)
     assert judge(STEPS[6], felt, model, before=Record(readings=[round(still)] * 150)).passed
+
+
+DROPS = (STEPS[3],) + STEPS[5:8]  # eight dice, then a drop inside, touching and outside the ring
+
+
+def test_a_dead_piezo_disc_fails_its_drop_naming_the_disc(tmp_path):
+    """The others still feel the knock, so the per-zone check alone passes a dead disc."""
+    bench, _ = walk(tmp_path, "low-limit", steps=DROPS, dead_piezos={2})
+    verdicts = {v.step.key: v for v in bench.verdicts}
+    assert verdicts["drop-inside"].passed and verdicts["drop-touching"].passed
+    outside = verdicts["drop-outside"]
+    assert not outside.passed and "piezo 2 never felt a drop: check its wiring" in outside.advice
+    assert "strongest disc 1" in outside.measured
+
+
+def test_a_healthy_tray_passes_every_drop_disc_by_disc(tmp_path):
+    bench, _ = walk(tmp_path, "low-limit", steps=DROPS)
+    drops = [v for v in bench.verdicts if v.step.kind == "drop"]
+    assert len(drops) == 3 and all(v.passed for v in drops), bench.report(when="now")
+    assert [v.measured.split("strongest disc ")[1] for v in drops] == ["0", "1", "2"]
+
+
+def test_a_tray_that_does_not_name_discs_gets_the_zone_judgement_and_a_line_saying_so():
+    model = Expectations(Config().geometry, DESIGNS["low-limit"])
+    still = round(model.still(8)[0])
+    old = judge(STEPS[7], Record(readings=[still] * 45, impacts=1, piezos=[None]), model,
+                before=Record(readings=[still] * 150))
+    assert old.passed and "per-disc judging needs tray firmware 0.3.1+" in old.measured
 
 
 def test_a_stack_off_the_models_reading_fails_with_the_offset():

@@ -230,7 +230,7 @@ def test_every_tray_message_becomes_its_event(connected):
     assert kinds == [HeatHeight, DieAdded, DieRemoved, ThrowImpact, Collapse, ThrowSettled, DistanceSample,
                      DistanceSample, HardwareFault]
     impact = events.of(ThrowImpact)[0]
-    assert (impact.strength, impact.zone, impact.face) == (0.7, Zone.TOUCHING, 9)
+    assert (impact.strength, impact.zone, impact.face, impact.piezo) == (0.7, Zone.TOUCHING, 9, None)
     collapse = events.of(Collapse)[0]
     assert (collapse.fell, collapse.standing) == (3, 1)
     assert [s.mm for s in events.of(DistanceSample)] == [None, 287]
@@ -238,6 +238,14 @@ def test_every_tray_message_becomes_its_event(connected):
     assert port.heat == 1
     times = [e.t for e in events.items]
     assert times == sorted(times) and abs(times[-1] - time.monotonic()) < 2
+
+
+def test_an_impact_names_the_disc_that_felt_it_most(connected):
+    """Firmware 0.3.1+ says which piezo disc read the strongest knock; the bench judges each disc by it."""
+    tray, port, events = connected
+    tray.send("impact", strength=0.5, piezo=2)
+    events.wait_for(ThrowImpact)
+    assert events.of(ThrowImpact)[0].piezo == 2
 
 
 def test_a_tray_without_its_sensor_is_reported(link):
