@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.skipif(MOSQUITTO is None, reason=WHY_SKIPPED),
               pytest.mark.skipif(not browser.have_chromium() and not os.environ.get("CI"),
                                  reason="Debian's chromium is installed by scripts/bootstrap.sh")]
 ROOT = Path(__file__).resolve().parents[2]
-SHOT = os.environ.get("FLEET_SCREENSHOT")  # set to a path to keep the page's picture (docs/screens/)
+SHOT = os.environ.get("FLEET_SCREENSHOT")  # set to a path to keep the page's picture (docs/stands/: the contact sheet tool clears docs/screens/ of what it did not shoot)
 
 
 def organiser(broker: Broker, tmp_path: Path, http: int, password: str = USERS["organiser"],
