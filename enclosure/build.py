@@ -167,13 +167,7 @@ def render_png(stl: Path, png: Path, camera: str = "") -> Path:
                 "--colorscheme=Tomorrow", str(viewer)]
         if camera:
             args.insert(-1, f"--camera=0,0,0,{camera},500")
-        if not os.environ.get("DISPLAY"):
-            if shutil.which("xvfb-run") is None:
-                raise BuildError("pictures need a display or xvfb-run (`sudo apt-get install xvfb`)")
-            args = ["xvfb-run", "-a", *args]
-        result = subprocess.run(args, capture_output=True, text=True)
-        if result.returncode != 0 or not png.exists():
-            raise BuildError(f"picture of {stl.name} failed: {result.stderr.strip()[-300:]}")
+        _draw(args, png, stl.name)
     return png
 
 
@@ -187,14 +181,19 @@ def render_scad_png(source: str, part: str, values: dict[str, float | int], png:
     if camera:
         args.append(f"--camera=0,0,0,{camera},500")
     args.append(str(SCAD / source))
+    _draw(args, png, part)
+    return _trim(png)
+
+
+def _draw(args: list[str], png: Path, what: str) -> None:
+    """Run an OpenSCAD picture command (on a virtual screen when there is no display)."""
     if not os.environ.get("DISPLAY"):
         if shutil.which("xvfb-run") is None:
             raise BuildError("pictures need a display or xvfb-run (`sudo apt-get install xvfb`)")
         args = ["xvfb-run", "-a", *args]
     result = subprocess.run(args, capture_output=True, text=True)
     if result.returncode != 0 or not png.exists():
-        raise BuildError(f"picture of {part} failed: {result.stderr.strip()[-300:]}")
-    return _trim(png)
+        raise BuildError(f"picture of {what} failed: {result.stderr.strip()[-300:]}")
 
 
 def _trim(png: Path, margin: int = 20) -> Path:
