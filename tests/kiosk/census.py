@@ -22,17 +22,10 @@ from collections import Counter
 
 from testkit import drive
 
+from .test_layout import shown  # the same test of 'a player can see it' as the layout test's
+
 BANDS = (16, 20, 28)
 """The sizes the census reports the share of characters under."""
-
-
-def _shown(widget) -> bool:
-    w = widget
-    while w is not None and w is not w.parent:
-        if getattr(w, "opacity", 1) == 0:
-            return False
-        w = w.parent
-    return widget.get_root_window() is not None and widget.width > 1 and widget.height > 1
 
 
 SIZE_TAG = re.compile(r"\[size=([0-9.]+)(?:sp|dp|px)?\]|\[/size\]")
@@ -68,7 +61,7 @@ def census(exclude=lambda widget: False) -> Counter:
     count: Counter = Counter()
     for root in Window.children:
         for w in drive.walk(root):
-            if isinstance(w, Label) and _shown(w) and w.text.strip() and not exclude(w):
+            if isinstance(w, Label) and shown(w) and w.text.strip() and not exclude(w):
                 for size, run in sized_runs(w):
                     count[round(size)] += sum(1 for c in run if not c.isspace())
     return count
