@@ -22,23 +22,21 @@ converting never has data, which is how a missing CS bit shows.
 
 from __future__ import annotations
 
-import errno
 from typing import Iterable
 
+from tests.hardware.register_chip import RegisterChip
 
-class NAU7802Emulator:
+
+class NAU7802Emulator(RegisterChip):
     REV_ID = 0x0F
+    INDEX_MASK = 0x1F
 
     def __init__(self, codes: Iterable[int] = (), address: int = 0x2A):
-        self.address = address
-        self.present = True
+        super().__init__(address)
         self.regs = [0] * 0x20
-        self._index = 0
         self._codes = iter(codes)
         self._code = 0
         self._latched = 0
-        self._fail = 0
-        self.transactions = 0
         self.conversions = 0
         self.reads = 0  # results read out (first byte read)
         self.calibrations = 0
@@ -69,33 +67,8 @@ class NAU7802Emulator:
         self.regs[0x00] |= 0x20
         return True
 
-    def fail_next(self, n: int = 1) -> None:
-        self._fail += n
-
-    # -- the bus side ------------------------------------------------------------
-    def transaction(self) -> None:
-        self.transactions += 1
-        if self._fail > 0:
-            self._fail -= 1
-            raise OSError(errno.EIO, "Input/output error")
-
-    def write(self, data: bytes) -> None:
-        if not data:
-            return
-        self._index = data[0]
-        for value in data[1:]:
-            self._write(self._index, value)
-            self._index = (self._index + 1) & 0x1F
-
-    def read(self, n: int) -> bytes:
-        out = bytearray()
-        for _ in range(n):
-            out.append(self._read(self._index))
-            self._index = (self._index + 1) & 0x1F
-        return bytes(out)
-
     # -- registers -----------------------------------------------------------------
-    def _write(self, reg: int, value: int) -> None:
+    def _write_register(self, reg: int, value: int) -> None:
         if reg == 0x00:
             if value & 0x01:  # RR: every register to its reset value
                 self.regs = [0] * 0x20
@@ -113,7 +86,7 @@ class NAU7802Emulator:
         else:
             self.regs[reg] = value & 0xFF
 
-    def _read(self, reg: int) -> int:
+    def _read_register(self, reg: int) -> int:
         if reg == 0x12:
             self._latched = self._code & 0xFFFFFF
             self.regs[0x00] &= ~0x20 & 0xFF  # CR clears as the result is read

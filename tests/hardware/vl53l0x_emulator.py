@@ -37,6 +37,8 @@ import errno
 import threading
 from typing import Iterable, Optional
 
+from tests.hardware.register_chip import RegisterChip
+
 OUT_OF_RANGE_MM = 8190
 
 
@@ -44,31 +46,24 @@ def _nack(address: int) -> OSError:
     return OSError(errno.EREMOTEIO, f"Remote I/O error: nothing answered at 0x{address:02x}")
 
 
-class VL53L0XEmulator:
+class VL53L0XEmulator(RegisterChip):
     MODEL_IDS = {0xC0: 0xEE, 0xC1: 0xAA, 0xC2: 0x10}
 
     def __init__(self, distances: Iterable[Optional[int]] = (), address: int = 0x29):
-        self.address = address
-        self.present = True
+        super().__init__(address)
         self._banks: dict[tuple[int, int], int] = {}
         self._bank = 0
-        self._index = 0
         self._distances = iter(distances)
         self._last_distance: Optional[int] = None
         self._ready = False
         self._running = False  # a measurement (single or continuous) has been started
         self._continuous = False
         self._range_mm = OUT_OF_RANGE_MM
-        self._fail = 0
         self.paused = False  # True: the next measurement is not ready yet (the budget has not run out)
         self.measurements = 0
-        self.transactions = 0
         self.address_changes: list[int] = []
 
     # -- test controls ---------------------------------------------------------
-    def fail_next(self, n: int = 1) -> None:
-        self._fail += n
-
     def unplug(self) -> None:
         self.present = False
 
@@ -82,28 +77,12 @@ class VL53L0XEmulator:
     def register16(self, reg: int, bank: int = 0) -> int:
         return (self._read(reg, bank) << 8) | self._read(reg + 1, bank)
 
-    # -- the bus side ----------------------------------------------------------
-    def transaction(self) -> None:
-        """Called by the bus before every transfer: a failed one raises like a real bus error."""
-        self.transactions += 1
-        if self._fail > 0:
-            self._fail -= 1
-            raise OSError(errno.EIO, "Input/output error")
+    # -- one byte on the bus (RegisterChip steps the index) ----------------------
+    def _write_register(self, reg: int, value: int) -> None:
+        self._write(reg, value)
 
-    def write(self, data: bytes) -> None:
-        if not data:
-            return  # an address probe
-        self._index = data[0]
-        for value in data[1:]:
-            self._write(self._index, value)
-            self._index = (self._index + 1) & 0xFF
-
-    def read(self, n: int) -> bytes:
-        out = bytearray()
-        for _ in range(n):
-            out.append(self._read(self._index, self._bank))
-            self._index = (self._index + 1) & 0xFF
-        return bytes(out)
+    def _read_register(self, reg: int) -> int:
+        return self._read(reg, self._bank)
 
     # -- registers ---------------------------------------------------------------
     def _measure(self) -> None:
