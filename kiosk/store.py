@@ -157,8 +157,9 @@ class DayCount:
     """The average length of the games finished (from their start), or None if none was."""
 
 
-def _day(t: float) -> str:
-    """The local date of time ``t`` (as SQLite's ``date(t, 'unixepoch', 'localtime')``)."""
+def local_day(t: float) -> str:
+    """The local date of time ``t`` (as SQLite's ``date(t, 'unixepoch', 'localtime')``): the day a play
+    counts for, here and in the fleet's report of the stand's day (``kiosk.fleet.publisher``)."""
     return time.strftime("%Y-%m-%d", time.localtime(t))
 
 
@@ -231,7 +232,7 @@ class Store:
             for seq, action in enumerate(session.log, start=1):
                 self.db.execute("INSERT INTO actions VALUES (?, ?, ?)", (sid, seq, action.model_dump_json()))
             self.db.execute("INSERT OR REPLACE INTO plays (session, game, kind, day, started) VALUES (?, ?, ?, ?, ?)",
-                            (sid, session.engine.game, "game", _day(now), now))
+                            (sid, session.engine.game, "game", local_day(now), now))
         return sid
 
     def mark_lesson(self, sid: int) -> None:
@@ -376,7 +377,7 @@ class Store:
     def day_counts(self, days: int = 7, now: float | None = None) -> list[DayCount]:
         """Per day (the last ``days`` local dates that had any, newest first): games started,
         games finished, lessons started, and the average length of the finished games."""
-        since = _day((now if now is not None else time.time()) - (days - 1) * 86400)
+        since = local_day((now if now is not None else time.time()) - (days - 1) * 86400)
         rows = self.db.execute(
             "SELECT day, SUM(kind = 'game'), SUM(kind = 'game' AND finished IS NOT NULL), SUM(kind = 'lesson'), "
             "AVG(CASE WHEN kind = 'game' AND finished IS NOT NULL THEN finished - started END) "

@@ -112,10 +112,6 @@ def identifier(value: Any) -> str | None:
     return value if isinstance(value, str) and re.match(IDENT, value) else None
 
 
-def day_of(t: float) -> str:
-    return time.strftime("%Y-%m-%d", time.localtime(t))
-
-
 def offline(stand: str, every_s: int) -> Status:
     """The last will: what the broker says for a stand that went away without a word."""
     return Status(stand=stand, state="offline", at=time.time(), every_s=every_s)

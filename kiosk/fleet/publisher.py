@@ -31,7 +31,9 @@ from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
 
-from .messages import Event, Status, Today, day_of, events_topic, offline, status_topic
+from kiosk.store import local_day
+
+from .messages import Event, Status, Today, events_topic, offline, status_topic
 from .outbox import Outbox
 
 log = logging.getLogger(__name__)
@@ -106,7 +108,7 @@ class StandPublisher:
     def event(self, kind: str, **fields: Any) -> None:
         """Something happened: it waits in the outbox until the broker has it."""
         now = time.time()
-        self._post("event", {"kind": kind, "at": round(now, 3), "day": day_of(now), **fields})
+        self._post("event", {"kind": kind, "at": round(now, 3), "day": local_day(now), **fields})
 
     def close(self, timeout: float = 5.0) -> None:
         """Say "offline" (a clean stop sends no will), disconnect and stop both threads."""
@@ -263,8 +265,8 @@ def today_counts(db: sqlite3.Connection, now: float) -> Today:
             "SELECT COALESCE(SUM(kind = 'game'), 0), COALESCE(SUM(kind = 'game' AND finished IS NOT NULL), 0), "
             "COALESCE(SUM(kind = 'lesson'), 0), "
             "AVG(CASE WHEN kind = 'game' AND finished IS NOT NULL THEN finished - started END) "
-            "FROM plays WHERE day = ?", (day_of(now),)).fetchone()
-    return Today(day=day_of(now), started=started, finished=finished, abandoned=abandoned, lessons=lessons,
+            "FROM plays WHERE day = ?", (local_day(now),)).fetchone()
+    return Today(day=local_day(now), started=started, finished=finished, abandoned=abandoned, lessons=lessons,
                  average_s=None if average is None else int(average))
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from hardware.config import FleetConfig
-from kiosk.fleet.messages import day_of
+from kiosk.store import local_day
 from kiosk.fleet.publisher import StandPublisher
 
 from ..phones import browser
@@ -62,7 +62,7 @@ def make_store(path: Path, started: int, finished: int) -> Path:
                                ("clincher", begun, ended, "over" if i < finished else None)).lastrowid
         # ... and counted as the store counts its plays (schema 4), which the stand reports first
         store.db.execute("INSERT INTO plays (session, game, kind, day, started, finished) VALUES (?, 'clincher', 'game', ?, ?, ?)",
-                         (sid, day_of(begun), begun, ended if i < finished else None))
+                         (sid, local_day(begun), begun, ended if i < finished else None))
     store.db.commit()
     store.close()
     return path
@@ -121,7 +121,7 @@ def test_the_page_shows_every_stand_live(tmp_path, broker):
             assert page.locator("#cards img, #cards script").count() == 0
             assert "no news for" in page.locator('article[data-stand="hall-d"]').inner_text()
             row = page.locator("#days tr", has_text="hall-a").first.inner_text().split("\t")
-            assert row[:4] == [day_of(time.time()), "hall-a", "6", "4"] and row[5].strip() == "17 min"  # (900 + 960 + 1020 + 1080) / 4 s
+            assert row[:4] == [local_day(time.time()), "hall-a", "6", "4"] and row[5].strip() == "17 min"  # (900 + 960 + 1020 + 1080) / 4 s
             page.wait_for_timeout(300)
             shot = Path(SHOT) if SHOT else tmp_path / "organiser.png"
             page.screenshot(path=str(shot), full_page=True)

@@ -154,7 +154,7 @@ def test_todays_counts_come_from_the_stores_play_counts_when_it_keeps_them(tmp_p
     """Schema 4 (the lessons work) keeps a ``plays`` table; an older store is counted from its sessions."""
     import sqlite3
 
-    from kiosk.fleet.messages import day_of
+    from kiosk.store import local_day
     from kiosk.fleet.publisher import today_counts
 
     now = time.time()
@@ -164,14 +164,14 @@ def test_todays_counts_come_from_the_stores_play_counts_when_it_keeps_them(tmp_p
     db.executemany("INSERT INTO sessions (game, setup, started, updated, outcome, abandoned) VALUES (?, '{}', ?, ?, ?, ?)",
                    [("clincher", now - 100, now - 40, "over", None), ("clincher", now - 50, now - 10, None, now),
                     ("clincher", now - 90000, now - 89000, "over", None)])  # yesterday's is not today's
-    assert today_counts(db, now).model_dump() == {"day": day_of(now), "started": 2, "finished": 1, "abandoned": 1,
+    assert today_counts(db, now).model_dump() == {"day": local_day(now), "started": 2, "finished": 1, "abandoned": 1,
                                                   "lessons": 0, "average_s": 60}
     db.execute("CREATE TABLE plays (session INTEGER PRIMARY KEY, game TEXT, kind TEXT, day TEXT, started REAL, "
                "finished REAL)")
     db.executemany("INSERT INTO plays (game, kind, day, started, finished) VALUES ('clincher', ?, ?, ?, ?)",
-                   [("game", day_of(now), now - 300, now - 100), ("game", day_of(now), now - 50, None),
-                    ("lesson", day_of(now), now - 30, now - 5), ("game", "2001-01-01", 0, 10)])
-    assert today_counts(db, now).model_dump() == {"day": day_of(now), "started": 2, "finished": 1, "abandoned": 1,
+                   [("game", local_day(now), now - 300, now - 100), ("game", local_day(now), now - 50, None),
+                    ("lesson", local_day(now), now - 30, now - 5), ("game", "2001-01-01", 0, 10)])
+    assert today_counts(db, now).model_dump() == {"day": local_day(now), "started": 2, "finished": 1, "abandoned": 1,
                                                   "lessons": 1, "average_s": 200}
     db.close()
 
