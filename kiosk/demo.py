@@ -21,6 +21,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from hardware.events import ButtonPressed, Collapse, DieAdded, DieRemoved, HeatFalling, ThrowImpact, ThrowSettled
+from kiosk.phones.events import PhoneAction
 from kiosk.rules import Session, engine_for
 
 GAME_OVER_S = 30
@@ -29,14 +31,14 @@ GAME_OVER_S = 30
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 """The recorded sessions attract mode replays (one per game)."""
 
-INPUTS = frozenset({"ButtonPressed", "ThrowSettled", "DieAdded", "DieRemoved", "Collapse"})
-"""Hardware events that are someone at the table (a distance sample or a link change is not)."""
+INPUTS = (ButtonPressed, ThrowImpact, ThrowSettled, DieAdded, DieRemoved, HeatFalling, Collapse, PhoneAction)
+"""Events that are someone at the table (a distance sample, a link change or a fault is not)."""
 
 
 def is_input(event: Any) -> bool:
     """True if ``event`` is a person at the table: a pad press, a die thrown or stacked, a fall,
     or anything from a phone."""
-    return bool(getattr(event, "from_phone", False)) or type(event).__name__ in INPUTS
+    return isinstance(event, INPUTS)
 
 
 def attract_due(quiet_s: float, idle_attract_s: int, demo_mode: bool, demo_idle_s: int, game_over: bool) -> bool:

@@ -5,7 +5,9 @@ import time
 
 import pytest
 
+from hardware import events as hw
 from hardware.events import ButtonColour
+from kiosk.phones.events import PhoneAction
 from kiosk import demo
 from kiosk.rules import bot
 from testkit import drive
@@ -22,6 +24,18 @@ def test_when_attract_is_due():
     assert demo.attract_due(60, 300, True, 60, game_over=False)
     assert demo.attract_due(demo.GAME_OVER_S, 300, True, 600, game_over=True)  # soon after a game's end
     assert demo.attract_due(20, 300, True, 20, game_over=True)  # or sooner, when the idle time is shorter
+
+
+def test_who_counts_as_someone_at_the_table():
+    """A hand at the pads, the tray or a phone holds attract back; the tray's own chatter does not
+    (a demo stand would never go back to attract while the sensor reports distances)."""
+    people = [hw.ButtonPressed(1, ButtonColour.GRAY, 1.0), hw.ThrowImpact(1.0, 0.8), hw.ThrowSettled(1.0),
+              hw.DieAdded(3, 1.0), hw.DieRemoved(2, 1.0), hw.HeatFalling(4, 1.0), hw.Collapse(3, 1, 1.0),
+              PhoneAction(seat="Ann", data={})]
+    machines = [hw.DistanceSample(120, 1.0), hw.LinkUp("serial", "/dev/ttyACM0", 1.0), hw.LinkDown("serial", "unplugged", 1.0),
+                hw.HeatMismatch(3, 5, 1.0), hw.HeatHeight(3, 1.0)]
+    assert [type(e).__name__ for e in people if not demo.is_input(e)] == []
+    assert [type(e).__name__ for e in machines if demo.is_input(e)] == []
 
 
 @pytest.mark.parametrize("path", demo.recordings(), ids=lambda p: p.stem)
