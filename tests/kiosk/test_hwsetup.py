@@ -84,14 +84,14 @@ def tray_on_usb(tmp_path, monkeypatch):
 def _start(data_dir, site, force_sim: bool):
     from kivy.base import EventLoop
 
-    from kiosk.app import configure, make_app_class
+    from kiosk.launch import app_class, configure
     from kiosk.ui import overlays
     from testkit import drive
 
     overlays.ANIMATION_SCALE["value"] = 0
     drive.DRAW["value"] = False
     configure((800, 480), maxfps=0)
-    app = make_app_class()(data_dir=str(data_dir), config_path=str(site), force_sim=force_sim, realtime_sim=False,
+    app = app_class()(data_dir=str(data_dir), config_path=str(site), force_sim=force_sim, realtime_sim=False,
                            pi=True)
     app._run_prepare()
     EventLoop.window.size = (800, 480)
