@@ -22,8 +22,7 @@ import gc
 import logging
 import time
 from pathlib import Path
-from types import ModuleType
-from typing import TYPE_CHECKING, Any, Iterator, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -32,20 +31,26 @@ from kivy.uix.relativelayout import RelativeLayout
 from kivy.utils import escape_markup as esc
 
 from kiosk import games
-from kiosk.parts.settings import on_pi
+from kiosk.parts.devices import Devices
+from kiosk.parts.exports import Exports
+from kiosk.parts.idle import Idle
+from kiosk.parts.keys import Keys
+from kiosk.parts.operator import OperatorAccess
+from kiosk.parts.phones import Phones
+from kiosk.parts.settings import Settings, on_pi
 from kiosk.recovery import open_store
 from kiosk.store import default_path
 from kiosk.ui import theme
 from kiosk.ui.theme import Big, Filled, Text, px
 
 if TYPE_CHECKING:
-    from hardware.backends.sim_pads import SimPads
+    from hardware.config import Config, ConfigError
     from hardware.ports import PlayerPads, Tray
-    from hardware.sim import SimTray
-    from kiosk.controller import Controller
+    from kiosk.controller import Controller, Handled
     from kiosk.fleet.stand import StandReporter
     from kiosk.phones.bridge import PhoneBridge
     from kiosk.runner import Runner
+    from kiosk.ui.problem import Problem
 
 log = logging.getLogger(__name__)
 
@@ -75,27 +80,35 @@ class TableNoirApp(App):
                  realtime_sim: bool = True, pi: bool | None = None, **kw: Any) -> None:
         super().__init__(**kw)
         self.is_pi = on_pi() if pi is None else pi  # tests pass pi=True to see what a Pi shows
-        self._config_path, self._force_sim = config_path, force_sim
-        self._config_hw = None  # read on first use, right after the first frame (see config_hw)
         path = Path(data_dir) / "sessions.sqlite3" if data_dir else default_path()
         # A damaged file is moved aside and a fresh store opened (kiosk.recovery); the operator is told.
         self.store, self.store_recovery = open_store(path, engines=games.engine_for, commit_behind=True)
-        self.startup_problems: list = []  # kiosk.ui.problem.Problem, shown full-screen once ready
+        self.startup_problems: list[Problem] = []  # shown full-screen once ready
+        # Read on first use, right after the first frame (see config_hw).
+        self.settings = Settings(self.store, config_path, force_sim, on_bad_file=self._bad_config_file)
+        self.operator_access = OperatorAccess(
+            self.store, lambda: self.config_hw.kiosk, self.change_setting,
+            lambda text, refused: self.message(text, refused=refused), self._open_pin_pad, self._open_new_pin)
         self.exports = path.parent / "exports"
+        self.exporter = Exports(self.store, self.exports)
         self._engines: dict[str, Any] | None = None  # loaded just after the first frame
         self._broken: set[str] = set()
         self.realtime_sim = realtime_sim
         self.runner = None  # the Runner of the game on screen
-        self.controller: Controller | None = None
-        self.sim_pads: SimPads | None = None
-        self.sim_tray: SimTray | None = None
+        self.devices = Devices(lambda: self.config_hw, self._make_controller, self._hardware_confirmed,
+                               is_pi=self.is_pi, realtime_sim=realtime_sim)
         self.overlays: list = []
-        self.last_input = time.monotonic()
-        self.last_event = self.last_input  # the last hardware event of any kind
+        self.idle = Idle(lambda: self.config_hw.kiosk)
+        self.keys = Keys(self.idle.touched, lambda: self.toggle_sim(),
+                         lambda: self.sim_pads if self.sim_panel is not None else None, self._typing)
         self.before_attract = "home"
         self.first_frame_at: float | None = None
-        self.phones: PhoneBridge | None = None  # while the phone server runs
-        self.phones_problem: str | None = None
+        # Joins and takeovers are said on the shared screen (from the server's thread: via the clock).
+        # The phones' frames are built after the shared screen's frame is up (any positive delay
+        # puts a scheduled call in the next frame's clock tick, after this frame's flip).
+        self.phone_link = Phones(lambda: self.config_hw, self._phone_submit,
+                                 say=lambda text: Clock.schedule_once(lambda dt: self.message(text)),
+                                 later=lambda push: Clock.schedule_once(lambda dt: push(), 0.001))
         self._phones_tried = False
         self.fleet: StandReporter | None = None  # while the config names a broker (docs/stands.md)
         from kiosk.sound import CueListener, KivyPlayer, Sounds  # the standard library only: cheap
@@ -112,104 +125,42 @@ class TableNoirApp(App):
         self.retention = Retention(self.store, path.parent / "archive.sqlite3",
                                    lambda: self.config_hw.kiosk.keep_finished_days)
 
+    # -- settings (kiosk.parts.settings) ---------------------------------------------
+
     @property
-    def config_hw(self):
-        """The site configuration (``table-noir.toml`` over the defaults), read on first use.
+    def config_hw(self) -> Config:
+        """The site configuration (``table-noir.toml`` over the defaults) with the operator's
+        changes, read on first use: the first frame does not wait for it."""
+        return self.settings.config
 
-        The first frame does not need it, so the kiosk shows its home screen before
-        paying for reading and validating it. A bad file does not stop the kiosk (under
-        systemd that is a restart loop on a black screen): the defaults are used, on the
-        simulated table, and the problem screen names each bad field.
-        """
-        if self._config_hw is None:
-            config = self._load_config_or_defaults()
-            if self._force_sim:
-                config = config.model_copy(update={
-                    "pads": config.pads.model_copy(update={"backend": "sim"}),
-                    "tray": config.tray.model_copy(update={"backend": "sim"}),
-                })
-            self._config_file = config  # as the file says, for "use the file's settings"
-            self._config_hw = self._with_kiosk_settings(config)
-        return self._config_hw
+    @property
+    def _config_hw(self) -> Config | None:
+        """The configuration if it has been read, else None (screens that must not read it early ask this)."""
+        return self.settings.loaded
 
-    def _load_config_or_defaults(self):
-        """The site configuration, or the shipped defaults (simulated table) if it cannot be used."""
-        from hardware.config import DEFAULTS, ConfigError, load_config
+    @_config_hw.setter
+    def _config_hw(self, config: Config | None) -> None:
+        self.settings.loaded = config
 
-        try:
-            return load_config(self._config_path)
-        except ConfigError as err:
-            log.error("%s", err)
-            from kiosk.ui.problem import Problem
+    def _bad_config_file(self, err: ConfigError) -> None:
+        """A bad file does not stop the kiosk (under systemd that is a restart loop on a black
+        screen): the defaults are used, on the simulated table, and the problem screen names
+        each bad field."""
+        from kiosk.ui.problem import Problem
 
-            self.startup_problems.append(Problem(
-                "The configuration file has errors",
-                f"{err}\nThe kiosk is running on the built-in defaults, with the simulated pads and tray.",
-                "fix the file named above (or run the hardware setup from the operator menu), then restart "
-                "the kiosk. Nothing in the saved games was touched."))
-            return load_config(DEFAULTS)
-
-    @staticmethod
-    def _kiosk_changed(config, changes: dict[str, Any]):
-        """``config`` with ``changes`` to its kiosk settings, checked by the config's own
-        model (pydantic's ValidationError if they do not pass)."""
-        from hardware.config import KioskConfig
-
-        kiosk = KioskConfig.model_validate({**config.kiosk.model_dump(), **changes})
-        return config.model_copy(update={"kiosk": kiosk})
-
-    def _with_kiosk_settings(self, config):
-        """The kiosk settings the operator changed on screen, laid over the config file's."""
-        from pydantic import ValidationError
-
-        from hardware.config import KioskConfig
-
-        saved = {k: v for k, v in self.store.settings().items() if k in KioskConfig.model_fields}
-        if "operator_pin" in saved:  # kept in plain text by older versions: keep only its hash
-            from kiosk.pin import hash_pin, valid_pin
-
-            plain = saved.pop("operator_pin")
-            if isinstance(plain, str) and valid_pin(plain) and "operator_pin_hash" not in saved:
-                saved["operator_pin_hash"] = hash_pin(plain)
-                self.store.save_setting("operator_pin_hash", saved["operator_pin_hash"])
-            self.store.forget_setting("operator_pin")
-        if not saved:
-            return config
-        try:
-            return self._kiosk_changed(config, saved)
-        except ValidationError:  # cannot happen through change_setting; never echo a PIN into the log
-            log.warning("settings saved on the kiosk are not valid any more; using the config file's")
-            return config
+        self.startup_problems.append(Problem(
+            "The configuration file has errors",
+            f"{err}\nThe kiosk is running on the built-in defaults, with the simulated pads and tray.",
+            "fix the file named above (or run the hardware setup from the operator menu), then restart "
+            "the kiosk. Nothing in the saved games was touched."))
 
     def change_setting(self, name: str, value: Any) -> str | None:
-        """Check a kiosk setting against the config model, keep it and use it at once.
-
-        Returns what is wrong (the value is kept out of the message) or None."""
-        from pydantic import ValidationError
-
-        from hardware.config import KioskConfig
-        from kiosk.pin import hash_pin, valid_pin
-
-        if name == "operator_pin":  # only its salted hash is ever kept
-            if not (isinstance(value, str) and valid_pin(value)):
-                return "Not changed. Operator pin: 4 to 8 digits, 0-9."
-            name, value = "operator_pin_hash", hash_pin(value)
-        try:
-            changed = self._kiosk_changed(self.config_hw, {name: value})
-        except ValidationError as err:
-            problem, about = err.errors()[0], KioskConfig.model_fields[name].description
-            said = about if problem["type"] == "string_pattern_mismatch" else f"{problem['msg'].lower()} ({about})"
-            return f"Not changed. {name.replace('_', ' ').capitalize()}: {said}."
-        self.store.save_setting(name, value)
-        self._config_hw = changed
-        return None
+        """Check a kiosk setting, keep it and use it at once; what is wrong, or None."""
+        return self.settings.change(name, value)
 
     def forget_settings(self) -> None:
-        """Back to the config file's kiosk settings (an organiser who edits the file
-        after changing a setting here would otherwise find the kiosk's copy winning)."""
-        _ = self.config_hw  # read the file first, if nothing has yet (not again: no surprise errors mid-session)
-        self.store.forget_settings()
-        self._config_hw = self._config_file
+        """Back to the config file's kiosk settings."""
+        self.settings.forget()
 
     # -- building -----------------------------------------------------------
 
@@ -299,22 +250,11 @@ class TableNoirApp(App):
         self.show_screen("problem")
         return True
 
-    def _missing_tray(self) -> list:
+    def _missing_tray(self) -> list[Problem]:
         """A tray the config asks for that is not there at start-up, as a Problem (or none)."""
         from kiosk.ui.problem import Problem
 
-        tray = self.config_hw.tray
-        failed = [p for p in self.hardware_problems if p.startswith("Tray not working")]
-        if tray.backend == "serial" and not failed:
-            from hardware.backends.serial import TRAY_VENDOR_IDS, find_tray_port
-
-            port = tray.serial_port
-            if port == "auto" and find_tray_port() is None:
-                ids = ", ".join(f"{vid:04x}" for vid in TRAY_VENDOR_IDS)
-                failed = [f"The config asks for the tray on USB, and no tray is plugged in (looked for "
-                          f"USB vendor ids {ids})."]
-            elif port.startswith("/") and not Path(port).exists():
-                failed = [f"The config asks for the tray on {port}, and there is no such port."]
+        failed = self.devices.missing_tray()
         if not failed:
             return []
         return [Problem(
@@ -372,15 +312,14 @@ class TableNoirApp(App):
         from hardware.config import ConfigError, site_config_target, write_site_config
         from kiosk.ui.hwsetup import CONFIRMED
 
-        target = site_config_target(self._config_path)
+        target = site_config_target(self.settings.path)
         try:
             write_site_config(target, changes)
         except (ConfigError, OSError) as err:
             log.error("hardware setup not saved: %s", err)
             return f"Not saved: {err}"
         self.store.save_setting(CONFIRMED, chosen)
-        self._config_path = str(target)
-        self._config_hw = None  # read again, with the new pads and tray
+        self.settings.reload(str(target))  # read again, with the new pads and tray
         log.info("hardware setup saved to %s: pads %s, tray %s", target, chosen["pads"], chosen["tray"])
         return None
 
@@ -453,116 +392,69 @@ class TableNoirApp(App):
         engine = (self._engines or {}).get(game)
         return engine.title if engine else games.MENU_TITLES.get(game, game)
 
+    # -- the pads and the tray (kiosk.parts.devices) ----------------------------------
+
     def _close_hardware(self) -> None:
-        """Stop listening to the pads and the tray and close them; one already gone is only logged."""
-        c = self.controller
-        if c is None:
-            return
-        c.close()
-        for port in (c.pads, c.tray):
-            if port is not None:
-                try:
-                    port.close()
-                except Exception as err:  # noqa: BLE001 - a port already gone (unplugged) is no news
-                    log.warning("closing %s: %s", type(port).__name__, err)
+        self.devices.close()
 
     def reopen_hardware(self) -> None:
         """Close the pads and the tray and open them again, for hardware plugged in (or
         fixed) after start-up. The game on screen carries on with the new ports."""
-        old = self.controller
-        self._close_hardware()
-        self._open_hardware()
-        if old is not None and self.controller is not None:
-            self.controller.runner = old.runner
-        self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
+        self.devices.reopen()
+        self.play.show_sim_button(self.devices.simulated)
         if self.sim_panel is not None:
             self.sim_panel.rebuild()
         if self.sm.current == "home":
             self.home.rebuild()
-        log.info("hardware opened again: %s", "; ".join(self.hardware_problems) or "pads and tray working")
 
     def _open_hardware(self) -> None:
         """Open the pads and the tray. One that fails is named on the home screen (and in
         the log); the kiosk carries on with answers by touch instead of crashing."""
-        pads: PlayerPads | None = None
-        tray: Tray | None = None
-        self.hardware_problems = []
-        self.sim_pads = self.sim_tray = None
-        factory: ModuleType | None = None
-        try:
-            from hardware import factory as loaded
+        self.devices.open()
 
-            factory = loaded
-        except ImportError as err:
-            log.warning("hardware factory not available (%s); running without pads or tray", err)
-            self.hardware_problems.append(f"Pads and tray: the hardware layer did not load ({err}).")
-        if factory is not None:
-            try:
-                pads = factory.open_pads(self.config_hw)
-            except Exception as err:  # noqa: BLE001 - no pads is a message, not a crash
-                log.warning("pads not available: %s", err)
-                self.hardware_problems.append(
-                    f"Pads not working: {err}. Secret answers go on the screen, passed to each player.")
-            try:
-                if self.config_hw.tray.backend == "sim":
-                    from hardware.sim import SimTray
-
-                    tray = SimTray(self.config_hw, seed=int(time.time()), realtime=self.realtime_sim)
-                else:
-                    tray = factory.open_tray(self.config_hw)
-            except Exception as err:  # noqa: BLE001
-                log.warning("tray not available: %s", err)
-                self.hardware_problems.append(f"Tray not working: {err}. Throws and the Heat are entered by touch.")
-        if pads is not None and type(pads).__name__ == "SimPads":
-            self.sim_pads = cast("SimPads", pads)
-        elif pads is not None:
-            self._log_pin_factory()
-        if tray is not None and hasattr(tray, "throw"):
-            self.sim_tray = cast("SimTray", tray)
-        self._name_simulated_parts()
+    def _make_controller(self, pads: PlayerPads | None, tray: Tray | None) -> Controller:
+        """The Controller for the ports just opened, woken by the clock and wired to the screens."""
         from kiosk.controller import Controller
 
         # A free trigger wakes the sleeping loop at once (see configure); with another
         # clock (kivy.clock imported before configure) it is an ordinary trigger.
         make_trigger = getattr(Clock, "create_trigger_free", Clock.create_trigger)
         trigger = make_trigger(lambda dt: self._drain(), 0)
-        self.controller = Controller(pads, tray, post=lambda fn: trigger())
-        self.controller.on_message = self.message
-        self.controller.on_handled.append(self._hardware_activity)
-        self.controller.on_handled.append(self._phone_handled)
-        self.controller.on_handled.append(self.cues.on_handled)  # the tray sensing a collapse is heard
-        self.controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
-        self.controller.on_sheet_hold = lambda who: self.play.open_by_hold(who) if self.sm.current == "play" else None
-        self.controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
+        controller = Controller(pads, tray, post=lambda fn: trigger())
+        controller.on_message = self.message
+        controller.on_handled.append(self._hardware_activity)
+        controller.on_handled.append(self._phone_handled)
+        controller.on_handled.append(self.cues.on_handled)  # the tray sensing a collapse is heard
+        controller.on_hint = lambda hint: self.play.apply_hint(hint) if self.sm.current == "play" else None
+        controller.on_sheet_hold = lambda who: self.play.open_by_hold(who) if self.sm.current == "play" else None
+        controller.on_tray = lambda state: self.play.update_status() if self.sm.current == "play" else None
+        return controller
 
     def _drain(self) -> None:
         """On the UI thread: handle what the pads, the tray and the phones queued."""
         if self.controller is not None:
             self.controller.drain()
 
-    @staticmethod
-    def _log_pin_factory() -> None:
-        """Say in the journal which pin library gpiozero drives the pads with (lgpio on a Pi,
-        by the unit's GPIOZERO_PIN_FACTORY): a slow or wrong one is then one line to find."""
-        try:
-            from gpiozero import Device
+    @property
+    def controller(self) -> Controller | None:
+        """What turns the pads', the tray's and the phones' events into actions (None before the hardware opens)."""
+        return self.devices.controller
 
-            log.info("pads: gpiozero pin factory %s", type(Device.pin_factory).__name__)
-        except ImportError:
-            pass
+    @controller.setter
+    def controller(self, controller: Controller | None) -> None:
+        self.devices.controller = controller
 
-    def _name_simulated_parts(self) -> None:
-        """On a Pi, a simulated part is said on the home screen in words until the operator
-        chooses it in the hardware setup (a Pi on the sim by accident is a table that senses nothing)."""
-        if not self.is_pi:
-            return
-        confirmed = self._hardware_confirmed() or {}
-        if self.sim_pads is not None and confirmed.get("pads") != "sim":
-            self.hardware_problems.append(
-                "Simulated pads: secret answers by touch only. Operator menu, Hardware setup, to learn the pads.")
-        if self.sim_tray is not None and confirmed.get("tray") != "sim":
-            self.hardware_problems.append(
-                "Simulated tray: no sensing. Operator menu, Hardware setup, to find the tray.")
+    @property
+    def hardware_problems(self) -> list[str]:
+        """What failed to open, in words for the operator (the home screen shows it)."""
+        return self.devices.problems
+
+    @hardware_problems.setter
+    def hardware_problems(self, problems: list[str]) -> None:
+        self.devices.problems = problems
+
+    sim_pads = property(lambda self: self.devices.sim_pads, doc="The simulated pads, if those are open.")
+    sim_tray = property(lambda self: self.devices.sim_tray, doc="The simulated tray, if that is open.")
 
     def on_start(self) -> None:
         self.show_screen("home")
@@ -731,32 +623,24 @@ class TableNoirApp(App):
     # -- phones (kiosk.phones, docs/phones.md) ---------------------------------------
 
     def phones_on(self) -> bool:
-        return bool(self.config_hw.kiosk.phones)
+        return self.phone_link.allowed
+
+    @property
+    def phones(self) -> PhoneBridge | None:
+        """The bridge between the phones and the game on screen while the phone server runs."""
+        return self.phone_link.bridge
+
+    @property
+    def phones_problem(self) -> str | None:
+        """Why phones cannot join although they are on (a port in use), or None."""
+        return self.phone_link.problem
 
     def _open_phones(self) -> None:
         """Start the phone server if the settings allow phones; a port in use is a message, not a crash."""
-        self.phones_problem = None
-        if not self.phones_on() or self.phones is not None:
-            return
-        from kiosk.phones.bridge import PhoneBridge
-        from kiosk.phones.server import PhoneServer
-
-        cfg = self.config_hw.phones
-        server = PhoneServer(cfg.listen, cfg.port, submit=self._phone_submit, join_host=cfg.join_host)
-        try:
-            server.start()
-        except OSError as err:
-            log.warning("phone server not started on %s port %s: %s", cfg.listen, cfg.port, err.strerror or err)
-            self.phones_problem = (f"Phones cannot join: port {cfg.port} on {', '.join(cfg.listen)} is not "
-                                   f"available ({err.strerror or err}). Pads and the touchscreen work as always.")
-            return
-        # Joins and takeovers are said on the shared screen (from the server's thread: via the clock).
-        # The phones' frames are built after the shared screen's frame is up (any positive delay
-        # puts a scheduled call in the next frame's clock tick, after this frame's flip).
-        self.phones = PhoneBridge(server, say=lambda text: Clock.schedule_once(lambda dt: self.message(text)),
-                                  later=lambda push: Clock.schedule_once(lambda dt: push(), 0.001))
-        if self.runner is not None and self.sm.current == "play":
-            self.phones.attach(self.runner)
+        was_running = self.phone_link.bridge is not None
+        bridge = self.phone_link.open()
+        if bridge is not None and not was_running and self.runner is not None and self.sm.current == "play":
+            bridge.attach(self.runner)  # turned on mid-game: the game on screen takes phones at once
 
     def _open_fleet(self) -> None:
         """Report to the convention's broker if the config names one; returns at once (kiosk.fleet)."""
@@ -766,20 +650,16 @@ class TableNoirApp(App):
             self.fleet = open_stand(self, self.exports.parent)
 
     def _close_phones(self) -> None:
-        if self.phones is not None:
-            self.phones.detach()
-            self.phones.server.stop()
-            self.phones = None
+        self.phone_link.close()
 
-    def _phone_submit(self, event) -> None:
+    def _phone_submit(self, event: Any) -> None:
         """A phone's action (on the server's thread): into the controller's queue, like a pad press."""
         controller = self.controller
         if controller is not None:
             controller.receive(event)
 
-    def _phone_handled(self, handled) -> None:
-        if self.phones is not None:
-            self.phones.handled(handled)
+    def _phone_handled(self, handled: Handled) -> None:
+        self.phone_link.handled(handled)
 
     def ask_phones(self, on: bool) -> None:
         """Phones on or off is the operator's call: the PIN first."""
@@ -842,57 +722,23 @@ class TableNoirApp(App):
 
     @property
     def pin_hash(self) -> str:
-        """The salted hash of the PIN in force: the one kept on the kiosk or in the file,
-        else the file's plain PIN hashed once (it never reaches the store)."""
-        from kiosk.pin import hash_pin
+        """The salted hash of the operator PIN in force (kiosk.parts.operator)."""
+        return self.operator_access.pin_hash
 
-        kiosk = self.config_hw.kiosk
-        if kiosk.operator_pin_hash:
-            return kiosk.operator_pin_hash
-        plain, hashed = getattr(self, "_plain_pin_hash", (None, ""))
-        if plain != kiosk.operator_pin:
-            self._plain_pin_hash = (kiosk.operator_pin, hash_pin(kiosk.operator_pin))
-        return self._plain_pin_hash[1]
+    def ask_operator(self, on_ok: Callable[[], None] | None = None, why: str = "Operator PIN") -> None:
+        """The PIN pad; ``on_ok`` (default: the operator menu) runs only after the right PIN."""
+        self.operator_access.ask(on_ok or self.enter_operator, why)
 
-    @property
-    def pin_lockout(self):
-        """Wrong PINs in a row and the wait they earned, kept in the store (a restart does not reset them)."""
-        from kiosk.pin import Lockout
+    def _open_pin_pad(self, attempt: Callable[[str], bool | None], accepted: Callable[[str], None],
+                      heading: str) -> None:
+        from kiosk.ui.overlays import PinPad
 
-        def load() -> tuple[int, float]:
-            wrong, until = self.store.settings().get("pin_lockout", [0, 0.0])
-            return int(wrong), float(until)
+        self.show_overlay(PinPad(attempt, accepted, heading=heading))
 
-        return Lockout(load, lambda wrong, until: self.store.save_setting("pin_lockout", [wrong, until]))
+    def _open_new_pin(self, chosen: Callable[[str], None], heading: str) -> None:
+        from kiosk.ui.overlays import NewPin
 
-    def ask_operator(self, on_ok=None, why: str = "Operator PIN") -> None:
-        """The PIN pad; ``on_ok`` (default: the operator menu) runs only after the right PIN.
-
-        The PIN the project ships with is public: the first time it is used, the
-        operator must choose their own before going on."""
-        from kiosk.pin import DEFAULT_PIN, check
-        from kiosk.ui.overlays import NewPin, PinPad
-
-        on_ok = on_ok or self.enter_operator
-        stored = self.pin_hash
-
-        def accepted(typed: str) -> None:
-            if not check(DEFAULT_PIN, stored):
-                on_ok()
-                return
-
-            def chosen(pin: str) -> None:
-                problem = "Not changed: choose a PIN other than the one the kiosk ships with." \
-                    if pin == DEFAULT_PIN else self.change_setting("operator_pin", pin)
-                if problem:
-                    self.message(problem, refused=True)
-                    return
-                on_ok()
-
-            self.show_overlay(NewPin(chosen, heading="Choose your own operator PIN first (4 to 8 digits, then OK): "
-                                                     "the one the kiosk ships with is public"))
-
-        self.show_overlay(PinPad(lambda typed: self.pin_lockout.attempt(typed, stored), accepted, heading=why))
+        self.show_overlay(NewPin(chosen, heading=heading))
 
     def enter_operator(self) -> None:
         self.operator.back_to = self.sm.current
@@ -902,29 +748,14 @@ class TableNoirApp(App):
         self.show_screen(getattr(self.operator, "back_to", "home"))
 
     def export_current(self) -> None:
-        sid = self.runner.sid if self.runner else (self.store.sessions()[0].id if self.store.sessions() else None)
-        if sid is None:
-            self.message("There is no session to export yet.")
-            return
-        try:
-            self.exports.mkdir(parents=True, exist_ok=True)
-            log_path = self.store.export_jsonl(sid, self.exports / f"session-{sid}.jsonl")
-            recap = self.store.export_recap(sid, self.exports / f"session-{sid}-recap.txt")
-            story = recap.read_text(encoding="utf-8")
-        except OSError as err:  # a full, read-only or missing disk, or no file handle left
-            from kiosk.phones.limits import export_problem
-
-            log.warning("export of session %s failed: %s", sid, err)
-            self.message(export_problem(err, self.exports), refused=True)  # a failure: in red
-            return
-        said = (f"Saved on this kiosk, in the folder {log_path.parent}: {recap.name} (the story, to read) "
-                f"and {log_path.name} (the full log, to replay). The operator can copy them off.")
-        self.message(said)
-        if self.phones is not None:  # phones can join: the story is a scan away too
+        """Save the game on screen (else the latest) as files, and say where (kiosk.parts.exports)."""
+        done = self.exporter.export(self.runner.sid if self.runner else None)
+        self.message(done.said, refused=done.failed)  # a failure: in red
+        if done.story is not None and self.phones is not None:  # phones can join: the story is a scan away too
             from kiosk.ui.gamemenu import RecapCode
 
-            url = self.phones.server.publish_recap(story)
-            self.show_overlay(RecapCode(url, said))
+            url = self.phones.server.publish_recap(done.story)
+            self.show_overlay(RecapCode(url, done.said))
 
     # -- leaving a game: pause (anyone) or abandon (the operator) -------------------
 
@@ -978,67 +809,63 @@ class TableNoirApp(App):
 
     # -- keys, closing, idle ------------------------------------------------------
 
-    def _on_key(self, window, key, scancode, codepoint, modifiers) -> bool:
-        self.last_input = time.monotonic()
-        if key == 27:  # Escape and the back gesture: never leave the kiosk
-            return True
-        if key == 283:  # F2
-            self.toggle_sim()
-            return True
-        return self._sim_key(codepoint, down=True)
+    def _on_key(self, window: Any, key: int, scancode: int, codepoint: str | None, modifiers: Any) -> bool:
+        return self.keys.down(key, codepoint)
 
-    def _on_key_up(self, window, key, scancode=None, *args) -> bool:
+    def _on_key_up(self, window: Any, key: int, *_args: Any) -> bool:
         from kivy.core.window import Keyboard
 
-        return self._sim_key(Keyboard.keycode_to_string(Window._system_keyboard, key), down=False)
+        return self.keys.up(Keyboard.keycode_to_string(Window._system_keyboard, key))
 
-    def _sim_key(self, codepoint, down: bool) -> bool:
-        """With the sim panel open, letter keys press pads (see SimPads' key map), unless typing."""
+    def _typing(self) -> bool:
+        """True while a text field has the keyboard (letters are then text, not pad presses)."""
         from kivy.uix.textinput import TextInput
 
-        if self.sim_panel is None or self.sim_pads is None or not codepoint:
-            return False
-        typing = any(isinstance(w, TextInput) and w.focus for w in _walk(self.root_float))
-        if typing:
-            return False
-        return bool(self.sim_pads.key(str(codepoint).lower(), down=down))
+        return any(isinstance(w, TextInput) and w.focus for w in _walk(self.root_float))
 
     def _on_request_close(self, *_args, **_kw) -> bool:
         self.message("The kiosk stays open. The operator menu (PIN) can close it.")
         return True  # refuse
 
-    def _on_any_touch(self, *_args) -> None:
-        self.last_input = time.monotonic()
+    def _on_any_touch(self, *_args: Any) -> None:
+        self.idle.touched()
 
-    def _hardware_activity(self, handled) -> None:
+    def _hardware_activity(self, handled: Handled) -> None:
         """A pad press, a die thrown or stacked, a phone's answer, and every input any port
-        had accepted by the rules: someone is at the table, which ends or delays attract mode
-        (kiosk.demo.is_input)."""
-        from kiosk.demo import is_input
-
-        self.last_event = time.monotonic()
+        had accepted by the rules: someone is at the table, which ends or delays attract mode."""
         accepted = handled.action is not None and handled.error is None
-        if is_input(handled.event) or accepted:
-            self.last_input = time.monotonic()
-            if self.sm.current == "attract":
-                self.end_attract()
+        if self.idle.heard(handled.event, accepted) and self.sm.current == "attract":
+            self.end_attract()
 
-    def _idle_check(self, *_):
-        now = time.monotonic()
-        idle = now - self.last_input
-        if self.sm.current not in ("attract", "operator") and self._attract_due(idle):
+    def _idle_check(self, *_: Any) -> None:
+        """Once a second: attract mode when it is due, housekeeping after a quiet second (kiosk.parts.idle)."""
+        if self.sm.current not in ("attract", "operator") and self._attract_due():
             self.start_attract()
-        if min(idle, now - self.last_event) >= 1.0:
+        if self.idle.quiet():
             self.collect_garbage()
             self.retention.step()  # old finished games to the archive, a batch per quiet second
 
-    def _attract_due(self, idle: float) -> bool:
-        """Attract after the idle time; in demo mode (kiosk.demo) sooner, and soon after a game's end."""
-        from kiosk.demo import attract_due
-
-        k = self.config_hw.kiosk
+    def _attract_due(self) -> bool:
         over = self.sm.current == "play" and self.runner is not None and self.runner.outcome is not None
-        return attract_due(idle, k.idle_attract_s, k.demo_mode, k.demo_idle_s, over)
+        return self.idle.attract_due(game_over=over)
+
+    @property
+    def last_input(self) -> float:
+        """When someone was last at the table (``time.monotonic``)."""
+        return self.idle.last_input
+
+    @last_input.setter
+    def last_input(self, when: float) -> None:
+        self.idle.last_input = when
+
+    @property
+    def last_event(self) -> float:
+        """When the last hardware event of any kind came."""
+        return self.idle.last_event
+
+    @last_event.setter
+    def last_event(self, when: float) -> None:
+        self.idle.last_event = when
 
     def collect_garbage(self) -> None:
         """Free what play left in reference cycles now, while nobody is mid-action.
@@ -1070,7 +897,7 @@ class TableNoirApp(App):
 
     def end_attract(self) -> None:
         """Back to the home screen, never into a game: the last group's game waits in its list."""
-        self.last_input = time.monotonic()
+        self.idle.touched()
         self.go_home()
 
     # -- the sim panel --------------------------------------------------------------
@@ -1086,14 +913,14 @@ class TableNoirApp(App):
         self.root_float.add_widget(self.sim_panel)
 
     def sim_press(self, pad: int, colour) -> None:
-        self.last_input = time.monotonic()
+        self.idle.touched()
         if self.sim_pads is not None:
             self.sim_pads.tap(pad, colour)
 
     def sim_tray_do(self, fn) -> None:
         """Work the simulated tray. Every control is safe to press: one that makes no
         sense now (take a die from an empty tray) says why and changes nothing."""
-        self.last_input = time.monotonic()
+        self.idle.touched()
         try:
             fn()
         except ValueError as err:

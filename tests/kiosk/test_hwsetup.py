@@ -283,7 +283,7 @@ def test_the_pin_library_gpiozero_drives_the_pads_with_is_in_the_log(tmp_path, p
     monkeypatch.setattr(list_ports, "comports", lambda *a, **k: [])
     site = tmp_path / "table-noir.toml"
     write_site_config(site, {"pads": {"backend": "gpio", "pins": PADS}})
-    with caplog.at_level(logging.INFO, logger="kiosk.app"):
+    with caplog.at_level(logging.INFO, logger="kiosk.parts.devices"):
         app = _start(tmp_path / "data", site, force_sim=False)
     try:
         assert "pads: gpiozero pin factory MockFactory" in caplog.text
