@@ -1,19 +1,14 @@
 """The kiosk's App: where a newcomer starts reading.
 
-``TableNoirApp`` is the composition root: it builds the parts below, wires them to the
-screens and to each other, and lets Kivy run them. It does little itself.
+``TableNoirApp`` is the composition root. It opens the session store, builds one part per
+concern (``kiosk/parts/``: settings, operator access, the pads and the tray, phones,
+exports, idle time, keys), hands each only what it works on, and wires them to the screens
+(``kiosk.ui``) and to Kivy's clock and window. The parts know nothing of Kivy, so each is
+tested without a window; what is left here is the wiring, the screens, the overlays and
+messages, and the game on screen.
 
 Importing this module imports Kivy's window, so only ``kiosk.launch`` imports it, after
-``configure`` has set Kivy's ``Config`` (``table-noir`` starts there).
-
-What the app owns:
-
-* the session store (``kiosk.store``) and the current game (``kiosk.runner``);
-* the hardware, opened through ``hardware.factory`` from the configuration
-  (on a desktop the simulated pads and tray), and the ``Controller`` that turns
-  their events into actions on the UI thread;
-* the screens (``kiosk.ui``), the sim panel, overlays, the idle timer that
-  starts attract mode, and the operator PIN that guards leaving the kiosk.
+``configure`` has set Kivy's Config (``table-noir`` starts there).
 """
 
 from __future__ import annotations
@@ -22,7 +17,7 @@ import gc
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar, cast, overload
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -33,10 +28,12 @@ from kivy.utils import escape_markup as esc
 from kiosk import games
 from kiosk.parts.devices import Devices
 from kiosk.parts.exports import Exports
-from kiosk.parts.idle import Idle
+from kiosk.parts.idle import Idle, collect_garbage
 from kiosk.parts.keys import Keys
 from kiosk.parts.operator import OperatorAccess
 from kiosk.parts.phones import Phones
+from kiosk.parts import problems
+from kiosk.parts.problems import Problem
 from kiosk.parts.settings import Settings, on_pi
 from kiosk.recovery import open_store
 from kiosk.store import default_path
@@ -45,14 +42,16 @@ from kiosk.ui.theme import Big, Filled, Text, px
 
 if TYPE_CHECKING:
     from hardware.config import Config, ConfigError
+    from hardware.backends.sim_pads import SimPads
     from hardware.ports import PlayerPads, Tray
+    from hardware.sim import SimTray
     from kiosk.controller import Controller, Handled
     from kiosk.fleet.stand import StandReporter
     from kiosk.phones.bridge import PhoneBridge
     from kiosk.runner import Runner
-    from kiosk.ui.problem import Problem
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _runner_class() -> type[Runner]:
@@ -64,16 +63,71 @@ def _runner_class() -> type[Runner]:
     return Runner
 
 
+class _Kept(Generic[T]):
+    """An attribute of the App that one of its parts keeps: reading or setting it on the App
+    reaches the part. The screens and the tests read ``app.controller``; ``app.devices`` has it."""
+
+    def __init__(self, part: str, name: str | None = None) -> None:
+        self.part, self.name = part, name or ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = self.name or name
+
+    @overload
+    def __get__(self, app: None, owner: type) -> _Kept[T]: ...
+
+    @overload
+    def __get__(self, app: object, owner: type) -> T: ...
+
+    def __get__(self, app: object | None, owner: type) -> T | _Kept[T]:
+        if app is None:
+            return self
+        return cast(T, getattr(getattr(app, self.part), self.name))
+
+    def __set__(self, app: object, value: T) -> None:
+        setattr(getattr(app, self.part), self.name, value)
+
+
 class TableNoirApp(App):
+    """The kiosk: the session store, the parts (``kiosk.parts``) and the screens, wired together.
+
+    Each concern is a part that needs no window; the App hands it what it works on and
+    calls it from Kivy's events:
+
+    * ``settings`` (``Settings``): the site file with the operator's changes over it;
+    * ``operator_access`` (``OperatorAccess``): the PIN, its lockout, the first-use PIN change;
+    * ``devices`` (``Devices``): the pads and the tray, and the ``Controller`` over them;
+    * ``phone_link`` (``Phones``): the phone server, on or off;
+    * ``exporter`` (``Exports``): a game saved as files;
+    * ``idle`` (``Idle``): the last input, attract mode, quiet seconds;
+    * ``keys`` (``Keys``): what a plugged-in keyboard may do.
+
+    The App itself keeps the screens (built on first use, ``SCREENS``), the overlays and
+    messages, and the game on screen (``runner``), and starts up in two steps: ``build``
+    draws the home screen, ``ready`` (just after the first frame) reads the configuration
+    and opens the hardware, the phones and the engines.
+    """
+
     title = "Table Noir"
     use_kivy_settings = False
 
+    # What the parts keep, read and set on the App as they always were (see each part).
+    _config_hw: _Kept[Config | None] = _Kept("settings", "loaded")  # None until the configuration is read
+    controller: _Kept[Controller | None] = _Kept("devices")  # None until the hardware opens
+    hardware_problems: _Kept[list[str]] = _Kept("devices", "problems")  # the home screen shows them
+    sim_pads: _Kept[SimPads | None] = _Kept("devices")
+    sim_tray: _Kept[SimTray | None] = _Kept("devices")
+    phones: _Kept[PhoneBridge | None] = _Kept("phone_link", "bridge")  # while the phone server runs
+    phones_problem: _Kept[str | None] = _Kept("phone_link", "problem")  # why phones cannot join
+    last_input: _Kept[float] = _Kept("idle")  # someone at the table, time.monotonic()
+    last_event: _Kept[float] = _Kept("idle")  # any hardware event
+
     # Kivy's settings panel opens on F1 with no PIN, and what is changed there is
     # kept. The kiosk's settings live in the operator menu, behind the PIN, instead.
-    def _install_settings_keys(self, window) -> None:
+    def _install_settings_keys(self, window: Any) -> None:
         """Kivy binds F1 to its settings panel here; the kiosk binds nothing."""
 
-    def open_settings(self, *_args) -> bool:
+    def open_settings(self, *_args: Any) -> bool:
         return False
 
     def __init__(self, config_path: str | None = None, data_dir: str | None = None, force_sim: bool = False,
@@ -84,33 +138,35 @@ class TableNoirApp(App):
         # A damaged file is moved aside and a fresh store opened (kiosk.recovery); the operator is told.
         self.store, self.store_recovery = open_store(path, engines=games.engine_for, commit_behind=True)
         self.startup_problems: list[Problem] = []  # shown full-screen once ready
-        # Read on first use, right after the first frame (see config_hw).
+        self.exports = path.parent / "exports"
+        self._engines: dict[str, Any] | None = None  # loaded just after the first frame
+        self._broken: set[str] = set()
+        self.realtime_sim = realtime_sim
+        self.runner: Runner | None = None  # the game on screen
+        self.overlays: list[Any] = []
+        self.before_attract = "home"
+        self.first_frame_at: float | None = None
+        self._phones_tried = False
+        self.fleet: StandReporter | None = None  # while the config names a broker (docs/stands.md)
+
+        # The parts (kiosk.parts). The configuration is read on first use, right after the first frame.
         self.settings = Settings(self.store, config_path, force_sim, on_bad_file=self._bad_config_file)
         self.operator_access = OperatorAccess(
             self.store, lambda: self.config_hw.kiosk, self.change_setting,
             lambda text, refused: self.message(text, refused=refused), self._open_pin_pad, self._open_new_pin)
-        self.exports = path.parent / "exports"
-        self.exporter = Exports(self.store, self.exports)
-        self._engines: dict[str, Any] | None = None  # loaded just after the first frame
-        self._broken: set[str] = set()
-        self.realtime_sim = realtime_sim
-        self.runner = None  # the Runner of the game on screen
-        self.devices = Devices(lambda: self.config_hw, self._make_controller, self._hardware_confirmed,
+        self.devices = Devices(lambda: self.config_hw, self._make_controller, self.settings.hardware_confirmed,
                                is_pi=self.is_pi, realtime_sim=realtime_sim)
-        self.overlays: list = []
-        self.idle = Idle(lambda: self.config_hw.kiosk)
-        self.keys = Keys(self.idle.touched, lambda: self.toggle_sim(),
-                         lambda: self.sim_pads if self.sim_panel is not None else None, self._typing)
-        self.before_attract = "home"
-        self.first_frame_at: float | None = None
         # Joins and takeovers are said on the shared screen (from the server's thread: via the clock).
         # The phones' frames are built after the shared screen's frame is up (any positive delay
         # puts a scheduled call in the next frame's clock tick, after this frame's flip).
         self.phone_link = Phones(lambda: self.config_hw, self._phone_submit,
                                  say=lambda text: Clock.schedule_once(lambda dt: self.message(text)),
                                  later=lambda push: Clock.schedule_once(lambda dt: push(), 0.001))
-        self._phones_tried = False
-        self.fleet: StandReporter | None = None  # while the config names a broker (docs/stands.md)
+        self.exporter = Exports(self.store, self.exports)
+        self.idle = Idle(lambda: self.config_hw.kiosk)
+        self.keys = Keys(self.idle.touched, lambda: self.toggle_sim(),
+                         lambda: self.sim_pads if self.sim_panel is not None else None, self._typing)
+
         from kiosk.sound import CueListener, KivyPlayer, Sounds  # the standard library only: cheap
 
         # Sound cues (kiosk.sound): the settings are read at each cue, so the operator's changes apply at once.
@@ -133,26 +189,9 @@ class TableNoirApp(App):
         changes, read on first use: the first frame does not wait for it."""
         return self.settings.config
 
-    @property
-    def _config_hw(self) -> Config | None:
-        """The configuration if it has been read, else None (screens that must not read it early ask this)."""
-        return self.settings.loaded
-
-    @_config_hw.setter
-    def _config_hw(self, config: Config | None) -> None:
-        self.settings.loaded = config
-
     def _bad_config_file(self, err: ConfigError) -> None:
-        """A bad file does not stop the kiosk (under systemd that is a restart loop on a black
-        screen): the defaults are used, on the simulated table, and the problem screen names
-        each bad field."""
-        from kiosk.ui.problem import Problem
-
-        self.startup_problems.append(Problem(
-            "The configuration file has errors",
-            f"{err}\nThe kiosk is running on the built-in defaults, with the simulated pads and tray.",
-            "fix the file named above (or run the hardware setup from the operator menu), then restart "
-            "the kiosk. Nothing in the saved games was touched."))
+        """A bad file does not stop the kiosk: the problem screen names each bad field."""
+        self.startup_problems.append(problems.bad_config(str(err)))
 
     def change_setting(self, name: str, value: Any) -> str | None:
         """Check a kiosk setting, keep it and use it at once; what is wrong, or None."""
@@ -231,46 +270,24 @@ class TableNoirApp(App):
     def _show_startup_problems(self) -> bool:
         """Once, at start-up: a damaged store or a bad config gets the full-screen explanation.
         True if it was shown."""
-        from kiosk.ui.problem import Problem, ProblemScreen
+        from kiosk.ui.problem import ProblemScreen
 
-        problems = list(self.startup_problems) + self._missing_tray()
+        shown = list(self.startup_problems) + problems.missing_tray(self.devices.missing_tray())
         if self.store_recovery is not None:
-            problems.append(Problem(
-                "The saved-games database was damaged" if not self.store_recovery.games_kept
-                else "Some kiosk settings could not be read",
-                self.store_recovery.explain(),
-                "carry on: the kiosk works normally. To look at the old file, copy it off the SD card "
-                "(the operator menu's export does not read it)."))
-        if not problems:
+            shown.append(problems.damaged_store(self.store_recovery))
+        if not shown:
             return False
         if "problem" not in self._screens:
             self._screens["problem"] = ProblemScreen(self)
             self.sm.add_widget(self._screens["problem"])
-        self._screens["problem"].show(problems)
+        self._screens["problem"].show(shown)
         self.show_screen("problem")
         return True
-
-    def _missing_tray(self) -> list[Problem]:
-        """A tray the config asks for that is not there at start-up, as a Problem (or none)."""
-        from kiosk.ui.problem import Problem
-
-        failed = self.devices.missing_tray()
-        if not failed:
-            return []
-        return [Problem(
-            "The tray is missing",
-            " ".join(failed) + " The kiosk keeps looking for it: once it is plugged in it is found without "
-            "a restart. Meanwhile throws and the Heat are entered by touch.",
-            "check the tray's USB cable (the data port of the board in the tray), or open the operator menu's "
-            "Hardware setup to find it or to choose the simulated tray.")]
 
     # -- the hardware setup (kiosk.ui.hwsetup): first start on a Pi, and the operator menu ----
 
     def _hardware_confirmed(self) -> dict[str, str] | None:
-        from kiosk.ui.hwsetup import CONFIRMED
-
-        value = self.store.settings().get(CONFIRMED)
-        return value if isinstance(value, dict) else None
+        return self.settings.hardware_confirmed()
 
     def open_hwsetup(self) -> None:
         if "hwsetup" not in self._screens:
@@ -309,19 +326,7 @@ class TableNoirApp(App):
 
     def save_hardware(self, changes: dict[str, dict[str, Any]], chosen: dict[str, str]) -> str | None:
         """Write the hardware setup's choices into the site file; what is wrong, or None."""
-        from hardware.config import ConfigError, site_config_target, write_site_config
-        from kiosk.ui.hwsetup import CONFIRMED
-
-        target = site_config_target(self.settings.path)
-        try:
-            write_site_config(target, changes)
-        except (ConfigError, OSError) as err:
-            log.error("hardware setup not saved: %s", err)
-            return f"Not saved: {err}"
-        self.store.save_setting(CONFIRMED, chosen)
-        self.settings.reload(str(target))  # read again, with the new pads and tray
-        log.info("hardware setup saved to %s: pads %s, tray %s", target, chosen["pads"], chosen["tray"])
-        return None
+        return self.settings.save_hardware(changes, chosen)
 
     def leave_hwsetup(self, saved: bool) -> None:
         """Back to where the setup was opened from, with the pads and the tray opened again."""
@@ -434,27 +439,6 @@ class TableNoirApp(App):
         """On the UI thread: handle what the pads, the tray and the phones queued."""
         if self.controller is not None:
             self.controller.drain()
-
-    @property
-    def controller(self) -> Controller | None:
-        """What turns the pads', the tray's and the phones' events into actions (None before the hardware opens)."""
-        return self.devices.controller
-
-    @controller.setter
-    def controller(self, controller: Controller | None) -> None:
-        self.devices.controller = controller
-
-    @property
-    def hardware_problems(self) -> list[str]:
-        """What failed to open, in words for the operator (the home screen shows it)."""
-        return self.devices.problems
-
-    @hardware_problems.setter
-    def hardware_problems(self, problems: list[str]) -> None:
-        self.devices.problems = problems
-
-    sim_pads = property(lambda self: self.devices.sim_pads, doc="The simulated pads, if those are open.")
-    sim_tray = property(lambda self: self.devices.sim_tray, doc="The simulated tray, if that is open.")
 
     def on_start(self) -> None:
         self.show_screen("home")
@@ -624,16 +608,6 @@ class TableNoirApp(App):
 
     def phones_on(self) -> bool:
         return self.phone_link.allowed
-
-    @property
-    def phones(self) -> PhoneBridge | None:
-        """The bridge between the phones and the game on screen while the phone server runs."""
-        return self.phone_link.bridge
-
-    @property
-    def phones_problem(self) -> str | None:
-        """Why phones cannot join although they are on (a port in use), or None."""
-        return self.phone_link.problem
 
     def _open_phones(self) -> None:
         """Start the phone server if the settings allow phones; a port in use is a message, not a crash."""
@@ -849,38 +823,9 @@ class TableNoirApp(App):
         over = self.sm.current == "play" and self.runner is not None and self.runner.outcome is not None
         return self.idle.attract_due(game_over=over)
 
-    @property
-    def last_input(self) -> float:
-        """When someone was last at the table (``time.monotonic``)."""
-        return self.idle.last_input
-
-    @last_input.setter
-    def last_input(self, when: float) -> None:
-        self.idle.last_input = when
-
-    @property
-    def last_event(self) -> float:
-        """When the last hardware event of any kind came."""
-        return self.idle.last_event
-
-    @last_event.setter
-    def last_event(self, when: float) -> None:
-        self.idle.last_event = when
-
     def collect_garbage(self) -> None:
-        """Free what play left in reference cycles now, while nobody is mid-action.
-
-        Called after a quiet second and on going home. Kivy widgets (a reveal's
-        cards, say) are freed by Python's cycle collector, which otherwise runs
-        whenever enough has piled up, often in the middle of showing a die or a
-        press. A full collection costs 10-50 ms after a quiet second, up to 300 ms
-        after a long run of play with no pause; done here it keeps the automatic
-        ones, and their stalls, rare. Only when some collection has run since the
-        last one here (i.e. there was play).
-        """
-        young, older = gc.get_count()[1:]
-        if young or older:
-            gc.collect()
+        """Free what play left in reference cycles now, while nobody is mid-action (kiosk.parts.idle)."""
+        collect_garbage()
 
     def start_attract(self) -> None:
         """The table has been idle: the game (kept on disk) is put aside, so no pad press or

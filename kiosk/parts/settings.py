@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CONFIRMED = "hardware_confirmed"
+"""The store setting that says what the operator chose for each part: {"pads": "gpio"|"sim", "tray": ...}."""
+
 
 def on_pi() -> bool:
     """True on a Raspberry Pi (an ARM board with a device tree), where the kiosk is the stand."""
@@ -109,6 +112,28 @@ class Settings:
         _ = self.config  # read the file first if nothing has yet (not again: no surprise errors mid-session)
         self.store.forget_settings()
         self.loaded = self.from_file
+
+    def hardware_confirmed(self) -> dict[str, str] | None:
+        """What the operator chose in the hardware setup for the pads and the tray, or None
+        (not yet: on a Pi, the kiosk's first start opens the setup)."""
+        value = self.store.settings().get(CONFIRMED)
+        return value if isinstance(value, dict) else None
+
+    def save_hardware(self, changes: dict[str, dict[str, Any]], chosen: dict[str, str]) -> str | None:
+        """Write the hardware setup's ``changes`` into the site file and keep what was ``chosen``;
+        the file is read again at the next use. Returns what is wrong, or None."""
+        from hardware.config import ConfigError, site_config_target, write_site_config
+
+        target = site_config_target(self.path)
+        try:
+            write_site_config(target, changes)
+        except (ConfigError, OSError) as err:
+            log.error("hardware setup not saved: %s", err)
+            return f"Not saved: {err}"
+        self.store.save_setting(CONFIRMED, chosen)
+        self.reload(str(target))
+        log.info("hardware setup saved to %s: pads %s, tray %s", target, chosen["pads"], chosen["tray"])
+        return None
 
     def _file_or_defaults(self) -> Config:
         from hardware.config import DEFAULTS, ConfigError, load_config

@@ -54,3 +54,22 @@ def test_the_simulated_table_is_forced_whatever_the_file_says(store, tmp_path):
     assert Settings(store, path).config.tray.backend == "serial"
     forced = Settings(store, path, force_sim=True).config
     assert (forced.tray.backend, forced.pads.backend) == ("sim", "sim")
+
+
+def test_the_hardware_setup_is_written_to_the_site_file_and_read_again(store, tmp_path):
+    path = site_file(tmp_path, "[kiosk]\nidle_attract_s = 600\n")
+    settings = Settings(store, path)
+    assert settings.config.tray.backend == "sim" and settings.hardware_confirmed() is None
+    assert settings.save_hardware({"tray": {"backend": "serial", "serial_port": "/dev/ttyACM0"}},
+                                  {"pads": "sim", "tray": "serial"}) is None
+    assert settings.config.tray.backend == "serial" and settings.config.kiosk.idle_attract_s == 600
+    assert settings.hardware_confirmed() == {"pads": "sim", "tray": "serial"}
+    assert 'serial_port = "/dev/ttyACM0"' in (tmp_path / "table-noir.toml").read_text(encoding="utf-8")
+
+
+def test_a_hardware_setup_the_file_cannot_take_is_refused_and_nothing_is_kept(store, tmp_path):
+    path = site_file(tmp_path, "")
+    settings = Settings(store, path)
+    problem = settings.save_hardware({"tray": {"backend": "carrier-pigeon"}}, {"pads": "sim", "tray": "pigeon"})
+    assert problem is not None and problem.startswith("Not saved:") and "tray.backend" in problem
+    assert settings.hardware_confirmed() is None and (tmp_path / "table-noir.toml").read_text(encoding="utf-8") == ""
