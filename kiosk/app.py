@@ -2,7 +2,7 @@
 
 ``TableNoirApp`` is the composition root. It opens the session store, builds one part per
 concern (``kiosk/parts/``: settings, operator access, the pads and the tray, phones,
-exports, idle time, keys), hands each only what it works on, and wires them to the screens
+sessions, exports, idle time, keys), hands each only what it works on, and wires them to the screens
 (``kiosk.ui``) and to Kivy's clock and window. The parts know nothing of Kivy, so each is
 tested without a window; what is left here is the wiring, the screens, the overlays and
 messages, and the game on screen.
@@ -34,6 +34,7 @@ from kiosk.parts.operator import OperatorAccess
 from kiosk.parts.phones import Phones
 from kiosk.parts import problems
 from kiosk.parts.problems import Problem
+from kiosk.parts.sessions import Sessions
 from kiosk.parts.settings import Settings, on_pi
 from kiosk.recovery import open_store
 from kiosk.store import default_path
@@ -52,15 +53,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-def _runner_class() -> type[Runner]:
-    """The Runner, imported when the first game starts: only what the home screen needs is
-    imported before the first frame (the play screen, overlays, controller and sim panel
-    are imported when first used)."""
-    from kiosk.runner import Runner
-
-    return Runner
 
 
 class _Kept(Generic[T]):
@@ -98,6 +90,7 @@ class TableNoirApp(App):
     * ``operator_access`` (``OperatorAccess``): the PIN, its lockout, the first-use PIN change;
     * ``devices`` (``Devices``): the pads and the tray, and the ``Controller`` over them;
     * ``phone_link`` (``Phones``): the phone server, on or off;
+    * ``sessions`` (``Sessions``): games started, resumed, from a scenario, all cleared;
     * ``exporter`` (``Exports``): a game saved as files;
     * ``idle`` (``Idle``): the last input, attract mode, quiet seconds;
     * ``keys`` (``Keys``): what a plugged-in keyboard may do.
@@ -180,6 +173,7 @@ class TableNoirApp(App):
 
         self.retention = Retention(self.store, path.parent / "archive.sqlite3",
                                    lambda: self.config_hw.kiosk.keep_finished_days)
+        self.sessions = Sessions(self.store, lambda: self.engines, self.retention)
 
     # -- settings (kiosk.parts.settings) ---------------------------------------------
 
@@ -491,11 +485,11 @@ class TableNoirApp(App):
         self.show_screen("rules")
 
     def start_game(self, game: str, setup: dict[str, Any]) -> None:
-        self._attach(_runner_class().new(self.store, self.engines[game], setup))
+        self._attach(self.sessions.new(game, setup))
 
     def resume(self, sid: int) -> None:
         try:
-            self._attach(_runner_class().resume(self.store, sid))
+            self._attach(self.sessions.resume(sid))
         except Exception as err:  # noqa: BLE001 - an unreadable log: say so, keep the kiosk up
             self.message(f"Cannot resume session {sid}: {err}", refused=True)
 
@@ -508,19 +502,10 @@ class TableNoirApp(App):
     def start_scenario(self, path: Path) -> str | None:
         """Play a scenario file's moves and attach the game, or say (naming the file) why not.
         A refusal changes nothing: no session is stored and the game in play stays."""
-        from kiosk import scenario
-
-        try:
-            session = scenario.start(path)
-        except scenario.ScenarioError as err:
-            return str(err)
-        if session.engine.game not in self.engines:
-            return f"{path}: {session.engine.title} cannot be played on this kiosk"
-        try:
-            sid = self.store.create(session)
-        except Exception as err:  # noqa: BLE001 - a full or broken disk: say so, keep the kiosk up
-            return f"Cannot store the scenario's game: {err}"
-        self._attach(_runner_class()(self.store, session, sid))
+        started = self.sessions.from_scenario(path)
+        if isinstance(started, str):
+            return started
+        self._attach(started)
         return None
 
     def _attach(self, runner) -> None:
@@ -772,9 +757,7 @@ class TableNoirApp(App):
                                   "Delete all", self.clear_data))
 
     def clear_data(self) -> None:
-        self.store.clear()
-        self.retention.forget()  # and the archived ones
-        self.store.forget_players()  # the last group's names go with their games
+        self.sessions.clear()  # the archived games and the last group's names go too
         self.runner = None
         self.go_home()
 
