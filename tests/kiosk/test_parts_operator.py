@@ -80,3 +80,11 @@ def test_a_pin_the_settings_refuse_is_said_and_opens_nothing(store, tmp_path):
     table.type_pin(DEFAULT_PIN)
     table.pads[-1][0]("12345678901")  # longer than a PIN may be
     assert table.said == [("Not changed. Operator pin: 4 to 8 digits, 0-9.", True)] and table.opened == 0
+
+
+def test_with_neither_a_pin_nor_its_hash_the_shipped_pin_applies_and_must_be_replaced(store, tmp_path):
+    table = Table(store, site(tmp_path, None))
+    no_pin = table.settings.config.kiosk.model_copy(update={"operator_pin": None})
+    table.access.kiosk = lambda: no_pin  # the App's accessor crashed on this (hash of None)
+    table.access.ask(table.open_menu)
+    assert table.type_pin(DEFAULT_PIN) is True and table.pads[-1][1] == CHOOSE_YOUR_OWN and table.opened == 0
