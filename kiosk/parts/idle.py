@@ -15,8 +15,6 @@ import gc
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from kiosk.demo import attract_due, is_input
-
 if TYPE_CHECKING:
     from hardware.config import KioskConfig
 
@@ -43,6 +41,8 @@ class Idle:
     def heard(self, event: Any, accepted: bool) -> bool:
         """A hardware or phone event; ``accepted``: the rules took an action from it. True if it
         was someone at the table (which ends attract mode)."""
+        from kiosk.demo import is_input  # with the rules: not before the first frame
+
         self.last_event = self.clock()
         if is_input(event) or accepted:
             self.last_input = self.last_event
@@ -51,6 +51,8 @@ class Idle:
 
     def attract_due(self, game_over: bool) -> bool:
         """Whether attract mode is due now; ``game_over``: the game on screen has ended."""
+        from kiosk.demo import attract_due
+
         k = self.kiosk()
         return attract_due(self.clock() - self.last_input, k.idle_attract_s, k.demo_mode, k.demo_idle_s, game_over)
 

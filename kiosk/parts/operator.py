@@ -14,10 +14,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from kiosk.pin import DEFAULT_PIN, Lockout, check, hash_pin
+from hardware.operator_pin import DEFAULT_PIN
 
 if TYPE_CHECKING:
     from hardware.config import KioskConfig
+    from kiosk.pin import Lockout
     from kiosk.store import Store
 
 OpenPinPad = Callable[[Callable[[str], "bool | None"], Callable[[str], None], str], None]
@@ -56,6 +57,8 @@ class OperatorAccess:
         """The salted hash of the PIN in force: the one kept on the kiosk or in the file, else the
         file's plain PIN hashed once (the plain PIN never reaches the store). With neither, the
         PIN the kiosk ships with, which the first use asks to replace."""
+        from kiosk.pin import hash_pin  # hashlib and friends: not before the first frame
+
         kiosk = self.kiosk()
         if kiosk.operator_pin_hash:
             return kiosk.operator_pin_hash
@@ -67,6 +70,7 @@ class OperatorAccess:
     @property
     def lockout(self) -> Lockout:
         """Wrong PINs in a row and the wait they earned, kept in the store."""
+        from kiosk.pin import Lockout
 
         def load() -> tuple[int, float]:
             wrong, until = self.store.settings().get(self.LOCKOUT_SETTING, [0, 0.0])
@@ -80,6 +84,8 @@ class OperatorAccess:
     def ask(self, on_ok: Callable[[], None], why: str = "Operator PIN") -> None:
         """The PIN pad headed ``why``; ``on_ok`` runs only after the right PIN (and, while the
         PIN is still the shipped one, only once the operator has chosen their own)."""
+        from kiosk.pin import check
+
         stored = self.pin_hash
 
         def accepted(typed: str) -> None:
