@@ -415,7 +415,7 @@ class TableNoirApp(App):
         """The Controller for the ports just opened, woken by the clock and wired to the screens."""
         from kiosk.controller import Controller
 
-        # A free trigger wakes the sleeping loop at once (see configure); with another
+        # A free trigger wakes the sleeping loop at once (see kiosk.launch.configure); with another
         # clock (kivy.clock imported before configure) it is an ordinary trigger.
         make_trigger = getattr(Clock, "create_trigger_free", Clock.create_trigger)
         trigger = make_trigger(lambda dt: self._drain(), 0)
@@ -433,6 +433,8 @@ class TableNoirApp(App):
         """On the UI thread: handle what the pads, the tray and the phones queued."""
         if self.controller is not None:
             self.controller.drain()
+
+    # -- starting and stopping -----------------------------------------------------
 
     def on_start(self) -> None:
         self.show_screen("home")
