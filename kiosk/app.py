@@ -30,6 +30,7 @@ from kiosk.parts.devices import Devices
 from kiosk.parts.exports import Exports
 from kiosk.parts.idle import Idle, collect_garbage
 from kiosk.parts.keys import Keys
+from kiosk.parts.lessons import Lessons
 from kiosk.parts.operator import OperatorAccess
 from kiosk.parts.phones import Phones
 from kiosk.parts import problems
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from hardware.sim import SimTray
     from kiosk.controller import Controller, Handled
     from kiosk.fleet.stand import StandReporter
+    from kiosk.lesson import Lesson
     from kiosk.phones.bridge import PhoneBridge
     from kiosk.runner import Runner
 
@@ -92,6 +94,7 @@ class TableNoirApp(App):
     * ``phone_link`` (``Phones``): the phone server, on or off;
     * ``sessions`` (``Sessions``): games started, resumed, from a scenario, all cleared;
     * ``exporter`` (``Exports``): a game saved as files;
+    * ``lessons`` (``Lessons``): the lessons Home offers;
     * ``idle`` (``Idle``): the last input, attract mode, quiet seconds;
     * ``keys`` (``Keys``): what a plugged-in keyboard may do.
 
@@ -156,6 +159,7 @@ class TableNoirApp(App):
                                  say=lambda text: Clock.schedule_once(lambda dt: self.message(text)),
                                  later=lambda push: Clock.schedule_once(lambda dt: push(), 0.001))
         self.exporter = Exports(self.store, self.exports)
+        self.lessons = Lessons(path.parent / "lessons")  # the shipped ones, and the data folder's
         self.idle = Idle(lambda: self.config_hw.kiosk)
         self.keys = Keys(self.idle.touched, lambda: self.toggle_sim(),
                          lambda: self.sim_pads if self.sim_panel is not None else None, self._typing)
@@ -531,16 +535,9 @@ class TableNoirApp(App):
 
     coach = None  # the coach bar (kiosk.ui.coach.CoachBar) while a lesson is on
 
-    def lesson_for(self, game: str):
-        """The lesson Home offers for ``game`` (shipped in lessons/, or the data folder's lessons/)."""
-        from kiosk import lesson
-
-        if getattr(self, "_lessons", None) is None:
-            self._lessons = lesson.listing([lesson.SHIPPED, self.exports.parent / "lessons"])
-            for item in self._lessons:
-                if item.problem:
-                    log.warning("lesson not offered: %s", item.problem)
-        return next((i.lesson for i in self._lessons if i.lesson and i.lesson.game == game), None)
+    def lesson_for(self, game: str) -> Lesson | None:
+        """The lesson Home offers for ``game`` (kiosk.parts.lessons)."""
+        return self.lessons.for_game(game)
 
     def start_lesson(self, lesson) -> None:
         """Play the lesson's scenario on a LessonRunner, with the coach under the play screen."""
