@@ -50,10 +50,10 @@ KIOSK = """
 import os, sys
 sys.path.insert(0, {root!r})
 os.environ["KIVY_NO_ARGS"] = "1"
-from kiosk.app import configure, make_app_class
+from kiosk.launch import app_class, configure
 configure((800, 480))
 from kivy.core.window import Window
-App = make_app_class()
+App = app_class()
 
 class Timed(App):
     def on_start(self):

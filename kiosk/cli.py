@@ -13,7 +13,7 @@ import os
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "kiosk": ("kiosk.app", "open the touchscreen kiosk (the default)"),
+    "kiosk": ("kiosk.launch", "open the touchscreen kiosk (the default)"),
     "replay": ("kiosk.replay", "replay a session log and print the final state or a recap"),
     "play": ("kiosk.cli:play", "start a game from a scenario file (--scenario FILE), then open the kiosk"),
     "hardware": ("hardware.cli", "watch what the buttons and the tray report, live"),
@@ -44,9 +44,9 @@ def play(argv: list[str]) -> int:
     played = scenario.play(argv)
     if played.kiosk_argv is None:
         return played.status
-    from kiosk import app
+    from kiosk import launch
 
-    return app.main(played.kiosk_argv)
+    return launch.main(played.kiosk_argv)
 
 
 def main(argv: list[str] | None = None) -> int:

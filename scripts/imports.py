@@ -15,7 +15,8 @@ The layers, lowest first. A module may import its own layer and the ones below, 
     1  hardware                       ports, backends, the sensing models, config
     2  enclosure                      printable parts, built on hardware's numbers
     3  kiosk (the rest)               the controller, store, screens and ports around the engines
-    4  kiosk.app, kiosk.cli           the composition root and the entry points: nothing imports them
+    4  kiosk.app, kiosk.launch,       the composition root and the entry points: nothing imports them
+       kiosk.cli
     5  testkit                        tools that drive the app from outside (tests, screenshots);
                                       not shipped (pyproject.toml's packages.find leaves it out)
 
@@ -34,7 +35,7 @@ PACKAGES = ("kiosk", "hardware", "firmware", "enclosure", "testkit")
 
 LAYERS = (
     (5, ("testkit",)),
-    (4, ("kiosk.app", "kiosk.cli")),
+    (4, ("kiosk.app", "kiosk.launch", "kiosk.cli")),
     (0, ("firmware", "kiosk.rules")),
     (1, ("hardware",)),
     (2, ("enclosure",)),

@@ -16,12 +16,12 @@ from typing import Any, Iterator
 
 def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool = False, maxfps: int = 0, **kw: Any):
     os.environ.setdefault("KIVY_NO_ARGS", "1")
-    from kiosk.app import configure, make_app_class
+    from kiosk.launch import app_class, configure
 
     configure(size, maxfps=maxfps)
     from kivy.base import EventLoop
 
-    app = make_app_class()(data_dir=data_dir, force_sim=True, realtime_sim=realtime_sim, **kw)
+    app = app_class()(data_dir=data_dir, force_sim=True, realtime_sim=realtime_sim, **kw)
     app._run_prepare()
     EventLoop.window.size = size  # the first app's window is reused; keep its size honest
     pump(2)

@@ -44,7 +44,8 @@ EDGES = IMPORTS.graph()
 def test_the_graph_is_read_from_every_package():
     assert {name.split(".")[0] for name in EDGES} == set(IMPORTS.PACKAGES)
     assert "kiosk.rules.core" in EDGES["kiosk.rules.hell_for_leather.engine"]  # "from ..core import" resolved
-    assert "kiosk.app" in EDGES["kiosk.cli"]  # a late import (inside a function) counts too
+    assert "kiosk.launch" in EDGES["kiosk.cli"]  # a late import (inside a function) counts too
+    assert "kiosk.app" in EDGES["kiosk.launch"]
 
 
 def test_no_module_imports_a_layer_above_its_own():
@@ -67,3 +68,22 @@ def test_the_tools_that_drive_the_app_are_not_shipped():
     assert not [name for name in shipped if name.split(".")[0] in ("testkit", "tests", "benchmarks", "scripts")]
     assert not [name for name in EDGES if name in ("kiosk.drive", "kiosk.screenshots", "kiosk.lessonshots")]
     assert all(IMPORTS.layer(name) == 5 for name in EDGES if name.startswith("testkit"))
+
+
+def test_the_kiosks_command_line_and_the_apps_parts_import_no_kivy():
+    """Kivy reads its Config when its window module is first imported, so the command line must
+    set it before anything imports Kivy; and the app's parts are tested without a window."""
+    import subprocess
+    import sys
+
+    code = ("import importlib, pkgutil, sys\n"
+            "import kiosk.cli, kiosk.launch, kiosk.parts\n"
+            "for m in pkgutil.iter_modules(kiosk.parts.__path__, 'kiosk.parts.'):\n"
+            "    importlib.import_module(m.name)\n"
+            "print(len(list(pkgutil.iter_modules(kiosk.parts.__path__))), "
+            "sorted(n for n in sys.modules if n.split('.')[0] == 'kivy'))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=RULES.parents[1], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    parts, kivy = done.stdout.split(" ", 1)
+    assert int(parts) >= 5 and kivy.strip() == "[]"

@@ -40,8 +40,6 @@ log = logging.getLogger(__name__)
 
 COLOURS = ("black", "white", "gray")
 MAX_PADS = 6
-CONFIRMED = "hardware_confirmed"
-"""The store setting that says what the operator chose for each part: {"pads": "gpio"|"sim", "tray": ...}."""
 
 
 def find_tray_port() -> str | None:

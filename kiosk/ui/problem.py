@@ -12,26 +12,14 @@ listed together, one paragraph each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc
 
+from kiosk.parts.problems import Problem
+
 from . import theme
 from .theme import Big, Scroll, Text, px
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One start-up problem in the operator's words."""
-
-    title: str
-    """A few words: "The configuration file has errors"."""
-    what: str
-    """What was wrong and what the kiosk did instead."""
-    todo: str
-    """What the operator should do now."""
 
 
 class ProblemScreen(Screen):

@@ -586,7 +586,7 @@ class OperatorScreen(Screen):
                 f"Attract mode after {_duration(cfg.kiosk.idle_attract_s)} without a touch "
                 f"({'changed here' if 'idle_attract_s' in here else 'from table-noir.toml'})\n"
                 f"Operator PIN: {'changed here' if 'operator_pin_hash' in here else 'from table-noir.toml'}"
-                f"{plain_pin_note(getattr(self.app, '_config_file', cfg).kiosk) if 'operator_pin_hash' not in here else ''}\n"
+                f"{plain_pin_note((self.app.settings.from_file or cfg).kiosk) if 'operator_pin_hash' not in here else ''}\n"
                 f"Phones: {'on' if cfg.kiosk.phones else 'off'}"
                 f"{(' (' + wifi_text(cfg.phones) + ')') if cfg.kiosk.phones and cfg.phones.network_name else ''}\n"
                 f"{sound_text(cfg.kiosk, self.app.sounds)}\n"

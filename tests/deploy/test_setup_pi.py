@@ -265,7 +265,7 @@ def test_the_kiosk_takes_the_arguments_the_unit_gives_it(tmp_path, monkeypatch):
     """The unit's ExecStart line, as xinit passes it to table-noir, is accepted by the kiosk's command line."""
     import shlex
 
-    from kiosk import app, cli
+    from kiosk import cli, launch
 
     _, _, files = dry_run(tmp_path, fake_pi(tmp_path, "pi5", "lite"), "--rotate", "270")
     unit = (files / "etc/systemd/system/table-noir-kiosk.service").read_text().splitlines()
@@ -281,7 +281,7 @@ def test_the_kiosk_takes_the_arguments_the_unit_gives_it(tmp_path, monkeypatch):
         seen.update(size=size, fullscreen=fullscreen, rotation=rotation)
         raise Started
 
-    monkeypatch.setattr(app, "configure", configure)
+    monkeypatch.setattr(launch, "configure", configure)
     with pytest.raises(Started):
         cli.main(client[1:])
     assert seen == {"size": (800, 480), "fullscreen": True, "rotation": 270}

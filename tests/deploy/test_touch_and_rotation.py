@@ -16,7 +16,7 @@ def test_only_sdls_pointer_is_an_input_provider():
     second time (X already turns the finger into pointer events): each tap came twice."""
     from kivy.config import Config
 
-    from kiosk.app import configure
+    from kiosk.launch import configure
 
     Config.set("input", "%(name)s", "probesysfs,provider=hidinput")  # what Kivy's defaults put there on a Pi
     configure()
@@ -25,7 +25,7 @@ def test_only_sdls_pointer_is_an_input_provider():
 
 PROBE = """
 import json, sys
-from kiosk.app import configure
+from kiosk.launch import configure
 configure((480, 800), rotation=int(sys.argv[1]))
 from kivy.core.window import Window
 print(json.dumps({"rotation": Window.rotation, "size": list(Window.size), "system": list(Window.system_size)}))

@@ -1,4 +1,4 @@
-"""Child for the watchdog test: the real kiosk (``kiosk.app.main``, Kivy's own loop) under a supervisor.
+"""Child for the watchdog test: the real kiosk (``kiosk.launch.main``, Kivy's own loop) under a supervisor.
 
     python -m tests.kiosk.hang_kiosk DATA_DIR HOME_SECONDS MOVES
 
@@ -81,9 +81,9 @@ class Driver:
 
 
 def main(data: str, home_s: float, moves: int) -> int:
-    import kiosk.app as kiosk_app
+    import kiosk.launch as kiosk_launch
 
-    real = kiosk_app.make_app_class
+    real = kiosk_launch.app_class
 
     def driven_app_class():
         base = real()
@@ -100,9 +100,9 @@ def main(data: str, home_s: float, moves: int) -> int:
 
         return Driven
 
-    kiosk_app.make_app_class = driven_app_class
+    kiosk_launch.app_class = driven_app_class
     signal.signal(signal.SIGUSR1, freeze)
-    return kiosk_app.main(["--data", data, "--sim"])
+    return kiosk_launch.main(["--data", data, "--sim"])
 
 
 if __name__ == "__main__":

@@ -84,14 +84,14 @@ def tray_on_usb(tmp_path, monkeypatch):
 def _start(data_dir, site, force_sim: bool):
     from kivy.base import EventLoop
 
-    from kiosk.app import configure, make_app_class
+    from kiosk.launch import app_class, configure
     from kiosk.ui import overlays
     from testkit import drive
 
     overlays.ANIMATION_SCALE["value"] = 0
     drive.DRAW["value"] = False
     configure((800, 480), maxfps=0)
-    app = make_app_class()(data_dir=str(data_dir), config_path=str(site), force_sim=force_sim, realtime_sim=False,
+    app = app_class()(data_dir=str(data_dir), config_path=str(site), force_sim=force_sim, realtime_sim=False,
                            pi=True)
     app._run_prepare()
     EventLoop.window.size = (800, 480)
@@ -283,7 +283,7 @@ def test_the_pin_library_gpiozero_drives_the_pads_with_is_in_the_log(tmp_path, p
     monkeypatch.setattr(list_ports, "comports", lambda *a, **k: [])
     site = tmp_path / "table-noir.toml"
     write_site_config(site, {"pads": {"backend": "gpio", "pins": PADS}})
-    with caplog.at_level(logging.INFO, logger="kiosk.app"):
+    with caplog.at_level(logging.INFO, logger="kiosk.parts.devices"):
         app = _start(tmp_path / "data", site, force_sim=False)
     try:
         assert "pads: gpiozero pin factory MockFactory" in caplog.text

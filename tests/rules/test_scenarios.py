@@ -83,7 +83,7 @@ def test_table_noir_play_stores_the_scenario_for_the_kiosk_and_writes_a_log(tmp_
 
 def test_table_noir_play_opens_the_kiosk_on_the_stored_game_with_the_kiosks_own_options(tmp_path, monkeypatch, capsys):
     opened = []
-    monkeypatch.setattr("kiosk.app.main", lambda argv: opened.append(argv) or 0)
+    monkeypatch.setattr("kiosk.launch.main", lambda argv: opened.append(argv) or 0)
     path = ROOT / "scenarios" / "promise-hollows-gallery-revelation.toml"
     assert cli.main(["play", "--scenario", str(path), "--data", str(tmp_path), "--size", "1024x600"]) == 0
     assert opened == [["--size", "1024x600", "--data", str(tmp_path)]]
