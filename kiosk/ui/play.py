@@ -33,7 +33,7 @@ from kiosk.rules import RuleError
 from kiosk.rules.core import plural, possessive
 
 from . import theme
-from .fields import for_field, readable, show
+from .fields import field_label, for_field, readable, show
 from .naming import NamesAtOnce, naming_turn, systems_turn
 from .overlays import Confirm, PrivateLook, Reveal
 from .panels import SafePanel, dice_count, private_lines
@@ -129,7 +129,7 @@ class PlayScreen(Screen):
         """The reveal on screen, if one is (never more than one)."""
         self._owed: list[list] = []  # rounds whose reveal waits behind the open one, oldest first
         self._withheld: dict[int, tuple[list, list[str]]] = {}  # lines the strip keeps back until a reveal turns
-        self.plinth = Text("", size=22, bold=True, color=theme.WARN)  # the stack does not match, before a throw
+        self.plinth = _silent_empty(Text("", size=22, bold=True, color=theme.WARN, fit=False))  # before a throw
         self.plinth.tag = "prompt:plinth"
         root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(6))  # the window clears to theme.BG
         # top bar: the game's name and the tray's state share what the buttons leave
@@ -155,7 +155,7 @@ class PlayScreen(Screen):
         root.add_widget(self.banner)
         # body
         body = BoxLayout(spacing=px(6))
-        left = Framed(size_hint_x=0.45 if theme.wide() else 0.42, radius=px(6))  # a wide screen's extra room
+        left = self.panel_frame = Framed(size_hint_x=0.45 if theme.wide() else 0.42, radius=px(6))  # wide: more
         self.panel_scroll = Scroll(bar=5)
         left.add_widget(self.panel_scroll)
         body.add_widget(left)
@@ -169,12 +169,17 @@ class PlayScreen(Screen):
         right.add_widget(self.prompt_scroll)
         # The prompt's main buttons (Confirm, Back, the game-over ones) are pinned under the
         # scrolling part, so a long list of options never pushes them below the fold.
+        # Under them, refusals (red means "not allowed") and events told to the table; both are
+        # rare, so they take no room while they say nothing (issue 30: a d10's last faces).
+        bottom = BoxLayout(orientation="vertical", size_hint_y=None, height=px(theme.TOUCH))
+        bottom.bind(minimum_height=bottom.setter("height"))
         self.footer = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
-        right.add_widget(self.footer)
-        self.error = Text("", size=theme.READ, color=theme.REFUSAL)  # refusals only: red means "not allowed"
-        right.add_widget(self.error)
-        self.notice = Text("", size=theme.READ, color=theme.NOTICE, italic=True)  # events told to the table
-        right.add_widget(self.notice)
+        bottom.add_widget(self.footer)
+        self.error = _silent_empty(Text("", size=theme.READ, color=theme.REFUSAL, fit=False))
+        self.notice = _silent_empty(Text("", size=theme.READ, color=theme.NOTICE, italic=True, fit=False))
+        bottom.add_widget(self.error)
+        bottom.add_widget(self.notice)
+        right.add_widget(bottom)
         body.add_widget(right)
         root.add_widget(body)
         # what just happened
@@ -234,9 +239,13 @@ class PlayScreen(Screen):
             return
         result = self.__dict__.get("throw_result")
         if result is None:
-            result = self.throw_result = ThrowResult(size=(px(440), px(120)),
-                                                     pos_hint={"right": 0.985, "top": 0.86})
+            result = self.throw_result = ThrowResult()
             self.add_widget(result)
+        # Over the top of the status panel, whose Heat and dice it sums up: never over the
+        # question on the right, which the next thrower reads and answers in these seconds.
+        frame, margin = self.panel_frame, px(6)
+        result.size = (frame.width - 2 * margin, px(120))
+        result.pos = (frame.x + margin, frame.top - margin - result.height)
         result.show(landing)
 
     # -- reveals: one on screen at a time ------------------------------------------
@@ -562,11 +571,12 @@ class PlayScreen(Screen):
             box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
         roll_only = len(prompt.fields) == 1 and prompt.fields[0].kind == "list"  # "Roll for me" answers it
+        beside = prompt.action == "land"  # a d10's zone and face: every face button above the fold at 800x480
         for f in prompt.fields:
-            widget = self._input_for(f)
+            widget = self._input_for(f, beside=beside)
             widget.submit_to((lambda p=prompt: self.submit(p)) if single or roll_only else None)
             self.inputs[f.name] = widget
-            box.add_widget(widget)
+            box.add_widget(self._beside(f, widget) if beside else widget)
         if prompt.action == "count" and self.runner.engine.game == "hell-for-leather":
             box.add_widget(self._five_count())
         if not single:
@@ -579,17 +589,38 @@ class PlayScreen(Screen):
     # question again and again, and building Kivy widgets (and their text textures)
     # is the slowest part of showing a change. A reused input is reset first.
 
-    def _input_for(self, f):
-        key = (f.name, f.kind, repr(f.choices), f.min, f.max, f.unique, f.label)
+    def _input_for(self, f, beside: bool = False):
+        """The input for field ``f``; with ``beside``, without its name over it (``_beside``)."""
+        key = (f.name, f.kind, repr(f.choices), f.min, f.max, f.unique, f.label, beside)
         widget = self._inputs_cache.get(key)
         if widget is None:
             if len(self._inputs_cache) > 40:
                 self._inputs_cache.clear()
-            widget = self._inputs_cache[key] = for_field(f)
+            widget = self._inputs_cache[key] = for_field(f, label="" if beside else None)
         else:
-            self._free(widget)
+            if widget.parent is not getattr(widget, "beside_row", None):
+                self._free(widget)
             widget.reset()
         return widget
+
+    def _beside(self, f, widget) -> BoxLayout:
+        """``widget`` (an input made without its name) in a row with the name to its left: a
+        d10's "Zone" and "Face" over their buttons took two rows that pushed the last faces
+        under "More below" at 800x480 (issue 30). The row is kept with its input."""
+        row = getattr(widget, "beside_row", None)
+        if row is None:
+            row = widget.beside_row = BoxLayout(size_hint_y=None, height=widget.height, spacing=px(6))
+            row.add_widget(Text(f.label or field_label(f.name), size=theme.READ, color=theme.DIM, fit=False,
+                                size_hint_x=None, width=px(58)))
+            widget.bind(height=row.setter("height"))
+            chooser = getattr(widget, "choice", None) or widget  # a face is an int shown as buttons
+            for b in getattr(chooser, "buttons", []):
+                b.height = px(D10_BUTTON)
+        if widget.parent is not row:
+            self._free(widget)
+            row.add_widget(widget)
+        self._free(row)
+        return row
 
     def _label(self, key: str, text: str, **kw) -> Text:
         """The label for one place on the screen (``key``) showing ``text``.
@@ -978,6 +1009,12 @@ def reveal_overlay(events: list) -> Reveal | None:
     return Reveal("Revealed together", [], faces=faces, caption=caption, fades=True)
 
 
+D10_BUTTON = 48
+"""A d10's zone and face buttons' height at 800x480 (9 mm on the 7" screen, a fingertip):
+under the usual ``theme.TOUCH`` so that the heading, the three zones and the ten faces all
+show without scrolling, also with two lines of heading and the tray's banner up (issue 30)."""
+
+
 BAR_HEIGHT = 50
 """The top bar's height at 800x480: its buttons are still wider and taller than a fingertip,
 and the 6 px it gives up go to the question below."""
@@ -989,6 +1026,19 @@ def _fit_bar(bar) -> None:
         if isinstance(b, Big):
             b.size_hint_y = 1
             theme.fit_width(b, pad=10)
+
+
+def _silent_empty(label: Text) -> Text:
+    """``label`` (made with ``fit=False``) as tall as its text, and no height at all while it
+    says nothing, so a line that is usually empty leaves its room to the question."""
+    label.size_hint_y = None
+    label.height = 0
+
+    def fit(*_) -> None:
+        label.height = label.texture_size[1] if label.text else 0
+
+    label.bind(texture_size=fit, text=fit)
+    return label
 
 
 def _name(player: str) -> str:
