@@ -68,6 +68,7 @@ class ThrowResult(art.Drawn):
         self.opacity = 0
         self.shown = None
         self._event = None
+        self._redraw()  # drawn at opacity 0 a box is still rasterised on every frame (0.5 ms of each flip)
 
     def draw(self) -> None:
         if self.shown is None:

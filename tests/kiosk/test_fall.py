@@ -128,6 +128,11 @@ def test_every_landing_shows_its_zone_face_and_meaning_large_for_a_moment(app):
         time.sleep(0.35)
         drive.pump(2)
         assert shown.opacity == 0  # the news goes; the strip keeps the record
+        # and leaves nothing to draw: a box drawn at opacity 0 is still rasterised on every
+        # frame of every game after it (half a millisecond of each flip here)
+        from .test_layout import drawn_box
+
+        assert drawn_box(shown) is None
     finally:
         results.RESULT_S["value"] = 2.5
 
