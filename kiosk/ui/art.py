@@ -22,6 +22,7 @@ import os
 import re
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.core.text import LabelBase
 from kivy.graphics import Callback, Canvas, ClearBuffers, ClearColor, Color, Ellipse, Fbo, Line, Mesh, PopMatrix, PushMatrix, \
@@ -267,15 +268,18 @@ class Drawn(Widget):
 
     def _draw_cached(self) -> None:
         """``draw`` into the widget's texture, at the same place within a pixel as on the
-        window (so the picture is the same pixels), then that texture onto the canvas. The
-        ``Fbo`` sits in the canvas, so Kivy fills it in the next frame and after losing its GL
-        context; it is filled again only when it is drawn again, not on every frame."""
+        window (so the picture is the same pixels), then that texture onto the canvas.
+
+        The ``Fbo`` is drawn here, once, and kept out of the canvas: in the canvas Kivy
+        filled it again on every frame (the same fill, moved from the flip into the GL
+        calls). Should the GL context be lost, the texture is drawn again."""
         x0, y0 = math.floor(self.x) - self.MARGIN, math.floor(self.y) - self.MARGIN
         size = (math.ceil(self.right) + self.MARGIN - x0, math.ceil(self.top) + self.MARGIN - y0)
         fbo = self._fbo
         if fbo is None or tuple(fbo.size) != size:
             fbo = self._fbo = Fbo(size=size)
             fbo.texture.mag_filter = fbo.texture.min_filter = "nearest"
+            fbo.add_reload_observer(lambda *_: Clock.schedule_once(self._redraw))
         fbo.clear()
         with fbo:
             ClearColor(0, 0, 0, 0)
@@ -286,7 +290,7 @@ class Drawn(Widget):
             self.draw()
         if len(fbo.children) == before:
             return  # nothing to show: not even a transparent picture to fill on every frame
-        self.canvas.add(fbo)
+        fbo.draw()
         with self.canvas:
             Color(1, 1, 1, 1)
             Callback(_premultiplied)
