@@ -17,6 +17,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.graphics.instructions import CanvasBase
 
 from . import art, theme
 
@@ -71,8 +72,22 @@ class ThrowResult(art.Drawn):
         self._redraw()  # drawn at opacity 0 a box is still rasterised on every frame (0.5 ms of each flip)
 
     def draw(self) -> None:
+        """Add the drawing of what is shown: made once per landing's words, place and size
+        (a table sees the same few dozen results all evening) and added again as it was."""
         if self.shown is None:
             return
+        key = (self.where_text, self.meaning_text, self.shown["face"], self.shown["zone"], *self.pos, *self.size)
+        drawings: dict[tuple, CanvasBase] = self.__dict__.setdefault("_drawings", {})
+        drawing = drawings.get(key)
+        if drawing is None:
+            if len(drawings) > 64:
+                drawings.clear()
+            drawing = drawings[key] = CanvasBase()
+            with drawing:
+                self._draw_result()
+        self.canvas.add(drawing)
+
+    def _draw_result(self) -> None:
         pad = theme.px(10)
         Color(*theme.RAISED)
         RoundedRectangle(pos=self.pos, size=self.size, radius=[theme.px(10)])

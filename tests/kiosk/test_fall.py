@@ -120,11 +120,13 @@ def test_every_landing_shows_its_zone_face_and_meaning_large_for_a_moment(app):
         drive.pump(1)
         shown = app.play.throw_result
         assert shown.opacity == 1 and shown.where_text == "Inside, 7"
+        shown_before = dict(shown.shown)
         die = [e for e in app.runner.session.events if e.kind == "die"][-1]
         assert shown.meaning_text in ("Merit", "Boon", "Pass", "Curse")
         assert die.text.endswith(f": {shown.meaning_text}.")
         assert shown.MEANING_PX >= 40 and shown.WHERE_PX >= 28  # read from a chair (issue 30: 28 px or more)
         assert shown.collide_point(*shown.center) and shown.get_root_window() is not None
+        drawing = shown.canvas.children[1]
         time.sleep(0.35)
         drive.pump(2)
         assert shown.opacity == 0  # the news goes; the strip keeps the record
@@ -133,6 +135,10 @@ def test_every_landing_shows_its_zone_face_and_meaning_large_for_a_moment(app):
         from .test_layout import drawn_box
 
         assert drawn_box(shown) is None
+        # the same result again is the drawing made the first time, not a new one (a landing's frame)
+        shown.show(dict(shown_before))
+        assert shown.canvas.children[1] is drawing
+        shown.hide()
     finally:
         results.RESULT_S["value"] = 2.5
 
