@@ -79,13 +79,14 @@ class ThrowResult(art.Drawn):
         key = (self.where_text, self.meaning_text, self.shown["face"], self.shown["zone"], *self.pos, *self.size)
         drawings: dict[tuple, CanvasBase] = self.__dict__.setdefault("_drawings", {})
         drawing = drawings.get(key)
-        if drawing is None:
-            if len(drawings) > 64:
-                drawings.clear()
-            drawing = drawings[key] = CanvasBase()
-            with drawing:
-                self._draw_result()
-        self.canvas.add(drawing)
+        if drawing is not None:
+            self.canvas.add(drawing)
+            return
+        if len(drawings) > 64:
+            drawings.clear()
+        drawing = drawings[key] = CanvasBase()  # made inside the canvas's ``with``: Kivy adds it there
+        with drawing:
+            self._draw_result()
 
     def _draw_result(self) -> None:
         pad = theme.px(10)
