@@ -243,9 +243,13 @@ class Drawn(Widget):
         self.fbind("pos", self._moved)
         self.fbind("size", self._redraw)
 
+    def as_picture(self) -> bool:
+        """Whether to draw into the texture now (``cached``, unless a subclass says otherwise)."""
+        return self.cached
+
     def _moved(self, *_) -> None:
         dx, dy = self.x - self._drawn_at[0], self.y - self._drawn_at[1]
-        if self.cached and (dx % 1 or dy % 1):
+        if self._fbo is not None and self.as_picture() and (dx % 1 or dy % 1):
             self._redraw()  # a picture moved by part of a pixel would be resampled: drawn again instead
             return
         self._shift.xy = (dx, dy)
@@ -260,7 +264,7 @@ class Drawn(Widget):
             # while "size" is being dispatched these may still hold the old height or width: a card
             # drawn then sat 50 px low, over the text under it (issue 30)
             self.property(alias).trigger_change(self, None)
-        if self.cached:
+        if self.as_picture():
             self._draw_cached()
         else:
             with self.canvas:
@@ -473,10 +477,11 @@ class HeatTower(Drawn):
     fallen = NumericProperty(0.0)
     """How far the falling dice have got, 0 (standing) to 1 (on the table)."""
 
-    @property
-    def cached(self) -> bool:
+    cached = True
+
+    def as_picture(self) -> bool:
         """Kept as a picture while it stands (a fall redraws it on every frame of its tumble)."""
-        return not self.falling
+        return self.cached and not self.falling
 
     def __init__(self, **kw) -> None:
         self.dice, self.capacity, self.falling, self.target = 0, 14, 0, 0

@@ -74,9 +74,10 @@ class ThrowResult(art.Drawn):
     def draw(self) -> None:
         """Add the drawing of what is shown: made once per landing's words, place and size
         (a table sees the same few dozen results all evening) and added again as it was."""
-        if self.shown is None:
+        shown = self.shown
+        if shown is None:
             return
-        key = (self.where_text, self.meaning_text, self.shown["face"], self.shown["zone"], *self.pos, *self.size)
+        key = (self.where_text, self.meaning_text, shown["face"], shown["zone"], *self.pos, *self.size)
         drawings: dict[tuple, CanvasBase] = self.__dict__.setdefault("_drawings", {})
         drawing = drawings.get(key)
         if drawing is not None:
@@ -86,17 +87,16 @@ class ThrowResult(art.Drawn):
             drawings.clear()
         drawing = drawings[key] = CanvasBase()  # made inside the canvas's ``with``: Kivy adds it there
         with drawing:
-            self._draw_result()
+            self._draw_result(shown)
 
-    def _draw_result(self) -> None:
+    def _draw_result(self, shown: dict[str, Any]) -> None:
         pad = theme.px(10)
         Color(*theme.RAISED)
         RoundedRectangle(pos=self.pos, size=self.size, radius=[theme.px(10)])
         Color(*theme.ACCENT)
         Line(rounded_rectangle=(self.x, self.y, self.width, self.height, theme.px(10)), width=1.3)
         s = self.height - 2 * pad
-        art.draw_d10(self.x + pad + s * 0.45, self.top - pad, s * 0.8, s, 0, self.shown["face"],
-                     self.shown["zone"], "")
+        art.draw_d10(self.x + pad + s * 0.45, self.top - pad, s * 0.8, s, 0, shown["face"], shown["zone"], "")
         cx = self.x + pad + s + (self.width - s - 2 * pad) / 2
         room = self.width - s - 3 * pad
         art.draw_text(self.where_text, cx, self.y + self.height * 0.7, theme.font(self.WHERE_PX), theme.INK,
