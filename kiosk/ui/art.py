@@ -311,7 +311,9 @@ class PlayingCard(Drawn):
     or ``face_up=False`` shows its back."""
 
     def __init__(self, rank: str | None = None, suit: str | None = None, face_up: bool = True, **kw) -> None:
-        self.rank, self.suit, self.face_up = rank, suit, face_up
+        self.rank: str | None = rank
+        self.suit: str | None = suit
+        self.face_up = face_up
         super().__init__(**kw)
 
     def show(self, rank: str | None, suit: str | None, face_up: bool = True) -> None:
@@ -330,22 +332,24 @@ class PlayingCard(Drawn):
         if not self.face_up:
             return "face down"
         names = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
-        return f"{names.get(self.rank, self.rank)} of {SUIT_WORDS.get(self.suit, self.suit)}"
+        rank, suit = self.rank or "", self.suit or ""
+        return f"{names.get(rank, rank)} of {SUIT_WORDS.get(suit, suit)}"
 
     def draw(self) -> None:
         x, y, w, h = fit_card(self)
         k = 0.96  # room inside the box for the shadow and the lower corner's suit, which reach past the card
         x, y, w, h = x + w * (1 - k) / 2, y + h * (1 - k) / 2, w * k, h * k
-        if not self.face_up:
+        if not self.face_up or not self.rank:
             draw_back(x, y, w, h)
             return
+        rank, suit = self.rank, self.suit or ""  # face up: ``show`` keeps a rank for it
         draw_card(x, y, w, h, CARD_WHITE, edge=(0.55, 0.53, 0.48, 1), edge_width=1)
-        ink = suit_colour(self.suit)
+        ink = suit_colour(suit)
         corner = w * 0.2
         for cx, cy in ((x + w * 0.17, y + h * 0.87), (x + w * 0.83, y + h * 0.13)):
-            draw_text(self.rank, cx, cy + corner * 0.35, corner, ink, bold=True, room=w * 0.3)
-            draw_text(self.suit, cx, cy - corner * 0.6, corner * 0.9, ink, font_name=SYMBOLS)
-        draw_text(self.suit, x + w / 2, y + h / 2, w * 0.55, ink, font_name=SYMBOLS)
+            draw_text(rank, cx, cy + corner * 0.35, corner, ink, bold=True, room=w * 0.3)
+            draw_text(suit, cx, cy - corner * 0.6, corner * 0.9, ink, font_name=SYMBOLS)
+        draw_text(suit, x + w / 2, y + h / 2, w * 0.55, ink, font_name=SYMBOLS)
 
 
 CHALLENGE = {"black": "square", "white": "circle", "gray": "triangle"}
@@ -582,7 +586,8 @@ class D10(Drawn):
     result in words under it (colour is never alone)."""
 
     def __init__(self, **kw) -> None:
-        self.face, self.zone, self.result = None, "outside", ""
+        self.face: int | None = None
+        self.zone, self.result = "outside", ""
         super().__init__(**kw)
 
     def show(self, face: int | None, zone: str, result: str = "") -> None:

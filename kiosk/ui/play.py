@@ -20,7 +20,8 @@ was, so nothing typed is lost.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
@@ -39,6 +40,9 @@ from .overlays import Confirm, PrivateLook, Reveal
 from .panels import SafePanel, dice_count, private_lines
 from .theme import Big, Filled, Framed, Scroll, Text, px
 
+
+if TYPE_CHECKING:
+    from kiosk.runner import Runner
 
 log = logging.getLogger(__name__)
 
@@ -118,10 +122,11 @@ class PlayScreen(Screen):
     def __init__(self, app, **kw) -> None:
         super().__init__(name="play", **kw)
         self.app = app
-        self.runner = None
+        self.runner: Runner | None = None
+        """The game on screen, if one is attached (``attach``)."""
         self.selected: int = 0
         self.inputs: dict[str, Any] = {}
-        self._signature = None
+        self._signature: tuple[int, Any, Any] | None = None
         self._shown_heat: int | None = None
         self._inputs_cache: dict[tuple, Any] = {}
         self._buttons_cache: dict[str, Big] = {}
@@ -187,6 +192,13 @@ class PlayScreen(Screen):
         root.add_widget(self.recent)
         self.add_widget(root)
 
+    @property
+    def game(self) -> Runner:
+        """The game on screen; everything but ``attach`` runs with one attached."""
+        if self.runner is None:
+            raise RuntimeError("the play screen has no game attached")
+        return self.runner
+
     def show_sim_button(self, shown: bool) -> None:
         for old in [b for b in self.bar.children if getattr(b, "tag", "") == "sim:toggle"]:
             self.bar.remove_widget(old)
@@ -222,7 +234,7 @@ class PlayScreen(Screen):
         if change.action is not None and change.action.type == "land":
             self._show_throw(change.events)
         if self.fall is not None and not self.fall.result_shown and not self.fall.submitting and \
-                not any(p.action == "heat_fall" for p in self.runner.awaiting()):
+                not any(p.action == "heat_fall" for p in self.game.awaiting()):
             self.fall.close()  # entered elsewhere (a phone, the operator) or no longer asked: nothing to enter here
         if change.reveal is not None and _turns_over(change.reveal):
             # what the round revealed stays off the strip under the overlay until the cards turn
@@ -278,12 +290,12 @@ class PlayScreen(Screen):
                 self._release(events)
                 continue
             overlay.on_close = self._next_reveal
-            overlay.on_turned = lambda e=events: self._release(e)
+            overlay.on_turned = partial(self._release, events)
             overlay.bind(on_dismiss=self._reveal_gone)
             self.reveal = overlay
             self.app.show_overlay(overlay)
 
-    def _reveal_gone(self, overlay) -> None:
+    def _reveal_gone(self, overlay: Reveal) -> None:
         """A reveal closed by something other than the table (Home, attract, a failed save):
         the table has left the game, so nothing more is owed on screen."""
         if overlay is self.reveal and not overlay.closed_by_table:
@@ -333,7 +345,7 @@ class PlayScreen(Screen):
     def _show_recent(self) -> None:
         """The last lines of the public recap, less what a reveal still face down would give away."""
         hidden = [text for _, texts in self._withheld.values() for text in texts]
-        lines = self.runner.session.recap(None, last=self.recent.rows + len(hidden))
+        lines = self.game.session.recap(None, last=self.recent.rows + len(hidden))
         for text in hidden:
             for i in range(len(lines) - 1, -1, -1):
                 if lines[i] == text:
@@ -377,7 +389,7 @@ class PlayScreen(Screen):
         footer = theme.Gather()  # and the buttons pinned under it
         self.inputs = {}
         try:
-            if self.runner.outcome is not None:
+            if self.game.outcome is not None:
                 self._draw_outcome(box, footer)
             else:
                 self._draw_awaited(box, footer)
@@ -403,7 +415,7 @@ class PlayScreen(Screen):
         opening its own entry. Shown when the usual drawing failed."""
         box.add_widget(Text("Part of this screen could not be drawn (it is logged). Play goes on:", size=16,
                             color=theme.DIM))
-        for i, prompt in enumerate(self.runner.awaiting()):
+        for i, prompt in enumerate(self.game.awaiting()):
             if prompt.secret:
                 b = Big(esc(f"{prompt.player}: answer on screen"), size=16)
                 b.handler = lambda p=prompt: self.ask_private(p.player, p)
@@ -413,14 +425,14 @@ class PlayScreen(Screen):
             b.tag = f"plain:{i}"
             b.bind(on_release=lambda btn: btn.handler())
             box.add_widget(b)
-        if self.runner.outcome is not None:
+        if self.game.outcome is not None:
             home = Big("Home", kind="accent")
             home.tag = "over:home"
             home.bind(on_release=lambda *_: self.app.go_home())
             box.add_widget(home)
 
     def _draw_awaited(self, box, footer) -> None:
-        runner = self.runner
+        runner = self.game
         prompts = runner.awaiting()
         secret = [p for p in prompts if p.secret]
         public = [p for p in prompts if not p.secret and not p.optional]
@@ -446,11 +458,11 @@ class PlayScreen(Screen):
     def _draw_naming(self, box, footer, public, prompt, left: int) -> None:
         """A Promise Hollows naming turn: all its names at once, suggested and already on a
         card (kiosk.ui.naming), one tap to write them; a detail instead stays one tap away."""
-        view = self.runner.session.view(None, awaiting=False)
+        view = self.game.session.view(None, awaiting=False)
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         heading = f"{_name(prompt.player)}: write {plural(left, 'name')} on the System cards"
         box.add_widget(self._label("text", heading, size=theme.HEADLINE, bold=True))
-        if prompt.action == "land" and adapters.for_game(self.runner.engine.game).uses_tray:
+        if prompt.action == "land" and adapters.for_game(self.game.engine.game).uses_tray:
             self._free(self.plinth)
             self._show_plinth()
             box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
@@ -469,7 +481,7 @@ class PlayScreen(Screen):
 
     def _draw_systems(self, box, footer, prompt, left: int) -> None:
         """Promise Hollows' Systems, every one still to name on one screen, suggested; one tap."""
-        view = self.runner.session.view(None, awaiting=False)
+        view = self.game.session.view(None, awaiting=False)
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         of = len(view.get("players") or [])
         box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
@@ -565,7 +577,7 @@ class PlayScreen(Screen):
         else:
             heading = esc(text)
         box.add_widget(self._label("text", heading, size=theme.HEADLINE, bold=True))
-        if prompt.action == "land" and adapters.for_game(self.runner.engine.game).uses_tray:
+        if prompt.action == "land" and adapters.for_game(self.game.engine.game).uses_tray:
             self._free(self.plinth)
             self._show_plinth()
             box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
@@ -577,7 +589,7 @@ class PlayScreen(Screen):
             widget.submit_to((lambda p=prompt: self.submit(p)) if single or roll_only else None)
             self.inputs[f.name] = widget
             box.add_widget(self._beside(f, widget) if beside else widget)
-        if prompt.action == "count" and self.runner.engine.game == "hell-for-leather":
+        if prompt.action == "count" and self.game.engine.game == "hell-for-leather":
             box.add_widget(self._five_count())
         if not single:
             ok = self._button("prompt:confirm", "Confirm" if prompt.fields else "Go on", kind="accent", size=20)
@@ -703,7 +715,7 @@ class PlayScreen(Screen):
         the fold. Widgets are reused (labels by place and text, buttons by player), so a
         lock re-renders only what changed."""
         grids = self.__dict__.setdefault("_lock_grids", {})
-        rounds = self.runner.secret_rounds()
+        rounds = self.game.secret_rounds()
         has_pads = self.app.controller is not None and self.app.controller.pads is not None
         for r, rnd in enumerate(rounds):
             waiting = [p for p in secret if p.action == rnd.action]
@@ -731,7 +743,7 @@ class PlayScreen(Screen):
             _same_height(grid, px(theme.TOUCH))
             box.add_widget(grid)
         # How to answer, said once under the buttons (two rounds open said it twice, above them).
-        adapter = adapters.for_game(self.runner.engine.game)
+        adapter = adapters.for_game(self.game.engine.game)
         helps = [adapter.pad_help([p for p in secret if p.action == rnd.action]) for rnd in rounds] if has_pads else []
         pads = " ".join(dict.fromkeys(h for h in helps if h)) or None
         if not has_pads:
@@ -755,7 +767,7 @@ class PlayScreen(Screen):
             for line in highlights:
                 box.add_widget(Text(esc(line), size=theme.READ))
         box.add_widget(Text(esc(numbers), size=theme.READ, color=theme.DIM))
-        game = self.runner.engine.game
+        game = self.game.engine.game
         for text, tag, handler in [("Play again", "again", lambda: self.app.open_setup(game)),
                                    ("Save the log", "export", self.app.export_current),
                                    ("Home", "home", self.app.go_home)]:
@@ -766,7 +778,7 @@ class PlayScreen(Screen):
 
     def apply_hint(self, hint: dict[str, Any]) -> None:
         """The tray saw part of what happened: open that prompt with what is known filled in."""
-        prompts = [p for p in self.runner.awaiting() if p.action == hint.get("action")]
+        prompts = [p for p in self.game.awaiting() if p.action == hint.get("action")]
         if not prompts:
             return
         prompt = prompts[0]
@@ -803,13 +815,13 @@ class PlayScreen(Screen):
         if self.fall is not None:
             self.fall.close()  # the last fall's Curse, read: this is a new fall
         height = next((f.max for f in prompt.fields if f.name == "faces"), None) or max(fell or 1, 1)
-        land = next((p for p in self.runner.awaiting() if p.action == "land"), None)
+        land = next((p for p in self.game.awaiting() if p.action == "land"), None)
 
         def closed(overlay=None) -> None:
             if self.fall is overlay:
                 self.fall = None
 
-        overlay = FallOverlay(prompt, fell, height, propose=self.runner.propose,
+        overlay = FallOverlay(prompt, fell, height, propose=self.game.propose,
                               thrower=land.player if land is not None else None)
         overlay.on_close = lambda: closed(overlay)
         overlay.bind(on_dismiss=lambda o: closed(o))
@@ -831,7 +843,7 @@ class PlayScreen(Screen):
     def propose(self, data: dict[str, Any]) -> str | None:
         """Hand an answer to the rules; show their refusal, if any, and return it."""
         try:
-            self.runner.propose(data)
+            self.game.propose(data)
         except RuleError as err:
             self.error.text = esc(str(err))
             return str(err)
@@ -866,15 +878,15 @@ class PlayScreen(Screen):
 
     def do_undo(self) -> None:
         try:
-            self.runner.undo()
+            self.game.undo()
         except RuleError as err:  # the game moved on while the question was open
             self.error.text = esc(err.message)
 
     def _ask_reopen(self) -> None:
-        runner = self.runner
+        runner = self.game
         self.app.ask_operator(lambda: self._reopen(runner), why="Operator PIN to reopen the round")
 
-    def _reopen(self, runner) -> None:
+    def _reopen(self, runner: Runner) -> None:
         if runner is not self.runner:
             return
         runner.undo(operator=True)
@@ -885,7 +897,7 @@ class PlayScreen(Screen):
         """Open ``player``'s private sheet (and ``prompt``, a secret choice of theirs) only
         for them: a player with a pad holds Gray on it; one without needs the host's PIN.
         Either way the table is told whose sheet was opened."""
-        players = self.runner.players()
+        players = self.game.players()
         seat = players.index(player) + 1 if player in players else 0  # 0: no seat, so no pad of their own
         controller = self.app.controller
         runner = self.runner
@@ -931,7 +943,7 @@ class PlayScreen(Screen):
         waiting secret prompt (the same visit answers it), or None when none waits."""
         if self.app.overlays and not isinstance(self.app.overlays[-1], PrivateLook):
             return None  # the answer turned a round over: the table looks at the reveal now, the visit ends
-        prompt = next((p for p in self.runner.awaiting() if p.secret and p.player == player), None)
+        prompt = next((p for p in self.game.awaiting() if p.secret and p.player == player), None)
         if prompt is None:
             return None
         lines, mine = self._sheet(player)
@@ -940,7 +952,7 @@ class PlayScreen(Screen):
     def _sheet(self, player: str):
         """``player``'s private sheet: its lines, and their own view (drawn as a hand where the
         game has one)."""
-        session = self.runner.session
+        session = self.game.session
         try:
             lines = [(esc(h), esc(t)) for h, t in private_lines(session.view(None), session.view(player))]
         except Exception:  # noqa: BLE001 - a sheet that fails to draw must not stop the game
@@ -959,10 +971,14 @@ class PlayScreen(Screen):
         box = Filled(orientation="vertical", padding=px(12), spacing=px(8), bg=theme.PANEL)
         box.add_widget(Text("Whose sheet? That player opens it from their own pad (or the host, with the PIN).",
                             size=19, halign="center"))
-        for name in self.runner.players():
+        def ask(name: str) -> None:
+            chooser.dismiss()
+            self.ask_private(name)
+
+        for name in self.game.players():
             b = Big(esc(name))
             b.tag = f"whose:{name}"
-            b.bind(on_release=lambda *_, n=name: (chooser.dismiss(), self.ask_private(n)))
+            b.bind(on_release=lambda *_, n=name: ask(n))
             box.add_widget(b)
         cancel = Big("Cancel", kind="quiet")
         cancel.bind(on_release=lambda *_: chooser.dismiss())
@@ -971,7 +987,7 @@ class PlayScreen(Screen):
         self.app.show_overlay(chooser)
 
     def open_rules(self) -> None:
-        self.app.open_rules(self.runner.engine.game)
+        self.app.open_rules(self.game.engine.game)
 
     def open_menu(self) -> None:
         self.app.open_game_menu()  # pause and go home without the PIN; abandon and the operator menu behind it
