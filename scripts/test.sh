@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the checks and the whole suite under a virtual X screen so the kiosk's UI tests can open windows.
 # With no arguments (what CI runs) it first runs ruff on the tree and mypy on every package
-# (pyproject.toml says which modules are strict, and which still wait to be typed); with
+# (every module is checked; pyproject.toml says which are strict); with
 # arguments it runs just those pytest arguments.
 set -euo pipefail
 cd "$(dirname "$0")/.."

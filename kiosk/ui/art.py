@@ -22,10 +22,12 @@ import os
 import re
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.core.text import LabelBase
-from kivy.graphics import Canvas, Color, Ellipse, Line, Mesh, PopMatrix, PushMatrix, Rectangle, Rotate, RoundedRectangle, \
-    Translate, Triangle
+from kivy.graphics import Callback, Canvas, ClearBuffers, ClearColor, Color, Ellipse, Fbo, Line, Mesh, PopMatrix, PushMatrix, \
+    Rectangle, Rotate, RoundedRectangle, Translate, Triangle
+from kivy.graphics import opengl as gl
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
@@ -200,6 +202,18 @@ def _clip_diag(x: float, y: float, w: float, h: float, k: float, slope: int) -> 
     return [x + k - lo, y + lo, x + k - hi, y + hi]
 
 
+def _premultiplied(*_) -> None:
+    """Blend a picture drawn into an ``Fbo`` as it is: Kivy's blending left each of its colours
+    already multiplied by how much it covers (a shadow's 45 %, a letter's soft edge), and
+    multiplying again would darken those pixels."""
+    gl.glBlendFuncSeparate(gl.GL_ONE, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE)
+
+
+def _kivys_blending(*_) -> None:
+    """Kivy's own blending again (``glBlendFuncSeparate(SRC_ALPHA, ONE_MINUS_SRC_ALPHA, ONE, ONE)``)."""
+    gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE)
+
+
 class Drawn(Widget):
     """A widget that draws itself from what ``show`` was last given, again when it resizes.
 
@@ -207,6 +221,15 @@ class Drawn(Widget):
     to the new place. A panel's objects move whenever a line above them changes height, and
     building their instructions again on every move cost about half a millisecond of each
     die landing or wager lock (benchmarks/kiosk_latency.py)."""
+
+    cached = False
+    """Draw into a texture of its own (a Kivy ``Fbo``) when it changes, and show that as one
+    rectangle. The window is drawn again on every frame, through a software renderer on the
+    kiosk, and a drawing of many shapes costs more to fill each frame than one picture of it
+    (set per class where measured: benchmarks/kiosk_latency.py)."""
+
+    MARGIN = 2
+    """Room around the widget's box in its texture, for shadows that reach over its edge."""
 
     def __init__(self, **kw) -> None:
         super().__init__(**kw)
@@ -216,11 +239,20 @@ class Drawn(Widget):
         with self.canvas.after:
             PopMatrix()
         self._drawn_at = (0.0, 0.0)
+        self._fbo: Fbo | None = None
         self.fbind("pos", self._moved)
         self.fbind("size", self._redraw)
 
+    def as_picture(self) -> bool:
+        """Whether to draw into the texture now (``cached``, unless a subclass says otherwise)."""
+        return self.cached
+
     def _moved(self, *_) -> None:
-        self._shift.xy = (self.x - self._drawn_at[0], self.y - self._drawn_at[1])
+        dx, dy = self.x - self._drawn_at[0], self.y - self._drawn_at[1]
+        if self._fbo is not None and self.as_picture() and (dx % 1 or dy % 1):
+            self._redraw()  # a picture moved by part of a pixel would be resampled: drawn again instead
+            return
+        self._shift.xy = (dx, dy)
 
     def _redraw(self, *_) -> None:
         self.canvas.clear()
@@ -232,8 +264,42 @@ class Drawn(Widget):
             # while "size" is being dispatched these may still hold the old height or width: a card
             # drawn then sat 50 px low, over the text under it (issue 30)
             self.property(alias).trigger_change(self, None)
-        with self.canvas:
+        if self.as_picture():
+            self._draw_cached()
+        else:
+            with self.canvas:
+                self.draw()
+
+    def _draw_cached(self) -> None:
+        """``draw`` into the widget's texture, at the same place within a pixel as on the
+        window (so the picture is the same pixels), then that texture onto the canvas.
+
+        The ``Fbo`` is drawn here, once, and kept out of the canvas: in the canvas Kivy
+        filled it again on every frame (the same fill, moved from the flip into the GL
+        calls). Should the GL context be lost, the texture is drawn again."""
+        x0, y0 = math.floor(self.x) - self.MARGIN, math.floor(self.y) - self.MARGIN
+        size = (math.ceil(self.right) + self.MARGIN - x0, math.ceil(self.top) + self.MARGIN - y0)
+        fbo = self._fbo
+        if fbo is None or tuple(fbo.size) != size:
+            fbo = self._fbo = Fbo(size=size)
+            fbo.texture.mag_filter = fbo.texture.min_filter = "nearest"
+            fbo.add_reload_observer(lambda *_: Clock.schedule_once(self._redraw))
+        fbo.clear()
+        with fbo:
+            ClearColor(0, 0, 0, 0)
+            ClearBuffers()
+            Translate(-x0, -y0)
+        before = len(fbo.children)
+        with fbo:
             self.draw()
+        if len(fbo.children) == before:
+            return  # nothing to show: not even a transparent picture to fill on every frame
+        fbo.draw()
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            Callback(_premultiplied)
+            Rectangle(texture=fbo.texture, pos=(x0, y0), size=size)
+            Callback(_kivys_blending)
 
     def draw(self) -> None:
         raise NotImplementedError
@@ -245,7 +311,9 @@ class PlayingCard(Drawn):
     or ``face_up=False`` shows its back."""
 
     def __init__(self, rank: str | None = None, suit: str | None = None, face_up: bool = True, **kw) -> None:
-        self.rank, self.suit, self.face_up = rank, suit, face_up
+        self.rank: str | None = rank
+        self.suit: str | None = suit
+        self.face_up = face_up
         super().__init__(**kw)
 
     def show(self, rank: str | None, suit: str | None, face_up: bool = True) -> None:
@@ -264,22 +332,24 @@ class PlayingCard(Drawn):
         if not self.face_up:
             return "face down"
         names = {"A": "Ace", "K": "King", "Q": "Queen", "J": "Jack"}
-        return f"{names.get(self.rank, self.rank)} of {SUIT_WORDS.get(self.suit, self.suit)}"
+        rank, suit = self.rank or "", self.suit or ""
+        return f"{names.get(rank, rank)} of {SUIT_WORDS.get(suit, suit)}"
 
     def draw(self) -> None:
         x, y, w, h = fit_card(self)
         k = 0.96  # room inside the box for the shadow and the lower corner's suit, which reach past the card
         x, y, w, h = x + w * (1 - k) / 2, y + h * (1 - k) / 2, w * k, h * k
-        if not self.face_up:
+        if not self.face_up or not self.rank:
             draw_back(x, y, w, h)
             return
+        rank, suit = self.rank, self.suit or ""  # face up: ``show`` keeps a rank for it
         draw_card(x, y, w, h, CARD_WHITE, edge=(0.55, 0.53, 0.48, 1), edge_width=1)
-        ink = suit_colour(self.suit)
+        ink = suit_colour(suit)
         corner = w * 0.2
         for cx, cy in ((x + w * 0.17, y + h * 0.87), (x + w * 0.83, y + h * 0.13)):
-            draw_text(self.rank, cx, cy + corner * 0.35, corner, ink, bold=True, room=w * 0.3)
-            draw_text(self.suit, cx, cy - corner * 0.6, corner * 0.9, ink, font_name=SYMBOLS)
-        draw_text(self.suit, x + w / 2, y + h / 2, w * 0.55, ink, font_name=SYMBOLS)
+            draw_text(rank, cx, cy + corner * 0.35, corner, ink, bold=True, room=w * 0.3)
+            draw_text(suit, cx, cy - corner * 0.6, corner * 0.9, ink, font_name=SYMBOLS)
+        draw_text(suit, x + w / 2, y + h / 2, w * 0.55, ink, font_name=SYMBOLS)
 
 
 CHALLENGE = {"black": "square", "white": "circle", "gray": "triangle"}
@@ -411,6 +481,12 @@ class HeatTower(Drawn):
     fallen = NumericProperty(0.0)
     """How far the falling dice have got, 0 (standing) to 1 (on the table)."""
 
+    cached = True
+
+    def as_picture(self) -> bool:
+        """Kept as a picture while it stands (a fall redraws it on every frame of its tumble)."""
+        return self.cached and not self.falling
+
     def __init__(self, **kw) -> None:
         self.dice, self.capacity, self.falling, self.target = 0, 14, 0, 0
         super().__init__(**kw)
@@ -510,7 +586,8 @@ class D10(Drawn):
     result in words under it (colour is never alone)."""
 
     def __init__(self, **kw) -> None:
-        self.face, self.zone, self.result = None, "outside", ""
+        self.face: int | None = None
+        self.zone, self.result = "outside", ""
         super().__init__(**kw)
 
     def show(self, face: int | None, zone: str, result: str = "") -> None:
@@ -599,6 +676,8 @@ class Chips(Drawn):
     """A pile of Color chips for Promise Hollows' pot: stacks of up to ten, at most
     ``most`` chips drawn; the number itself is written beside the pile."""
 
+    cached = True  # shown for a whole round or more; an event frame draws it again seldom
+
     most = 40
 
     def __init__(self, **kw) -> None:
@@ -675,6 +754,8 @@ class WagerCard(Drawn):
 class ColorBar(Drawn):
     """A player's Color as a bar (its length against the most anyone holds) with the number on it."""
 
+    cached = True  # shown for a whole round or more; an event frame draws it again seldom
+
     def __init__(self, **kw) -> None:
         self.amount, self.most = 0, 1
         super().__init__(**kw)
@@ -707,6 +788,8 @@ class ColorBar(Drawn):
 class DiceGroups(Drawn):
     """The dice of one roll as d6 faces, evens on the left and odds on the right, each
     group headed by its count in words ("Even 2", "Odd 3")."""
+
+    cached = True  # shown for a whole round or more; an event frame draws it again seldom
 
     def __init__(self, **kw) -> None:
         self.faces: list[int] = []
@@ -743,6 +826,8 @@ class DiceGroups(Drawn):
 class Papers(Drawn):
     """The Even/Odd case's two suspect papers side by side: each a sheet naming its side and
     suspect, with the points on it written large."""
+
+    cached = True  # shown for a whole round or more; an event frame draws it again seldom
 
     def __init__(self, **kw) -> None:
         self.sides: list[tuple[str, str, int]] = []

@@ -10,7 +10,8 @@ screen turns to the fall:
    one tap each. Who was throwing and how it fell are filled in when only one
    answer fits (the narrator's throw during a conflict); otherwise asked here too.
 3. **The Curse.** What the fall did (the Curse's total and its effects) in large
-   type, until someone taps "Carry on".
+   type. It asks for nothing, so it goes by itself after ``overlays.FADE_S`` as a
+   reveal does; a tap keeps it up until "Carry on".
 
 Nothing here decides anything: it builds the ``heat_fall`` answer the rules
 already ask for and shows their reply. "Back" closes it with nothing entered (a
@@ -32,7 +33,7 @@ from kiosk.rules import RuleError
 
 from . import art, theme
 from .fields import readable
-from .overlays import Overlay
+from .overlays import Fades, Overlay
 from .theme import Big, Filled, Text, px
 
 log = logging.getLogger(__name__)
@@ -59,7 +60,7 @@ def plinth_note(game_heat: int | None, on_plinth: int | None, capacity: int = 14
     return f"The game's Heat is {game_heat}, the plinth holds {on_plinth}: {todo} before the throw."
 
 
-class FallOverlay(Overlay):
+class FallOverlay(Fades, Overlay):
     """The fall, its faces and its Curse on one full screen (see the module's docstring).
 
     ``prompt`` is the game's ``heat_fall`` prompt; ``fell`` the dice the tray counted
@@ -256,8 +257,17 @@ class FallOverlay(Overlay):
         done.tag = "fall:close"
         done.bind(on_release=lambda *_: self.close())
         box.add_widget(done)
+        self.done_button = done
+        self.start_fading()
+
+    def on_touch_down(self, touch) -> bool:
+        if self.result_shown and not self.done_button.collide_point(*self.done_button.to_widget(*touch.pos)) \
+                and self.keep():
+            return True  # the first tap on the Curse keeps it up until "Carry on"
+        return super().on_touch_down(touch)
 
     def close(self) -> None:
+        self.stop_fading()
         self.dismiss()
         self.on_close()
 

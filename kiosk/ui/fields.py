@@ -220,7 +220,8 @@ class IntInput(Input):
         self.choice = self.shown = None
         if self.hi - self.lo <= 11:
             self.choice = ChoiceInput(name, "", list(range(self.lo, self.hi + 1)), default, submit=submit,
-                                      cols=min(6, self.hi - self.lo + 1), on_change=self.set)
+                                      cols=5 if self.hi - self.lo == 9 else min(6, self.hi - self.lo + 1),  # a d10: two rows of 5
+                                      on_change=self.set)
             self.add_widget(self.choice)
             return
         self.choice = None
@@ -584,10 +585,11 @@ def suggestion_for(game: str | None, name: str, label: str) -> Callable[[], str]
     return draw
 
 
-def for_field(field, submit=None, on_change=None, game: str | None = None) -> Input:
+def for_field(field, submit=None, on_change=None, game: str | None = None, label: str | None = None) -> Input:
     """The input for one prompt ``Field`` (kiosk.rules.core.Field). A text field comes filled
-    in with a suggestion in the spirit of ``game`` (default: the game on screen)."""
-    label = field.label or field_label(field.name)
+    in with a suggestion in the spirit of ``game`` (default: the game on screen). ``label=""``
+    leaves out the field's name over it (the caller shows it elsewhere)."""
+    label = (field.label or field_label(field.name)) if label is None else label
     if field.kind == "choice":
         return ChoiceInput(field.name, label, field.choices, submit=submit, on_change=on_change)
     if field.kind == "int":

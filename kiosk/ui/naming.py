@@ -112,7 +112,7 @@ class NamesAtOnce(BoxLayout):
             return f"{twice} is written twice: change one of them."
         return out
 
-    def fill(self, answers: list[tuple[str, str]]) -> None:
+    def fill(self, answers: list[tuple[str | None, str]]) -> None:
         """Put back answers not yet written (after the rules refused one), so nothing is lost."""
         for (text, where), (card, name) in zip(self.rows, answers):
             text.box.text = name

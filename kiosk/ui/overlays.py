@@ -225,6 +225,41 @@ FADE_S = 8.0
 """How long turned faces of a fading reveal stay up (a tap keeps them until "Carry on")."""
 
 
+class Fades:
+    """For an overlay that announces and asks for no decision (a reveal, the Curse after a
+    fall): it goes by itself ``FADE_S`` after ``start_fading`` unless a tap has kept it
+    (``keep``), and then it waits for its button. The overlay's ``close`` calls
+    ``stop_fading``."""
+
+    kept = False
+    _fade: Any = None
+
+    def start_fading(self) -> None:
+        self.stop_fading()
+        self._fade = Clock.schedule_once(lambda dt: self._fade_out(), max(FADE_S, READ_S["value"]))
+
+    def stop_fading(self) -> None:
+        if self._fade is not None:
+            self._fade.cancel()
+            self._fade = None
+
+    def keep(self) -> bool:
+        """A tap on the announcement: the first one keeps it up (True), a later one does not."""
+        if self.kept:
+            return False
+        self.kept = True
+        self.stop_fading()
+        return True
+
+    def _fade_out(self) -> None:
+        self._fade = None
+        if not self.kept and getattr(self, "_window", None) is not None:
+            self.close()
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+
 def flip_seconds() -> float:
     """How long a reveal's cards take to turn over, from the backs to the last face."""
     return (FLIP["delay"] + 2 * FLIP["half"]) * ANIMATION_SCALE["value"]
@@ -335,7 +370,7 @@ class FlipCard(Filled):
     sx = 1.0  # the value Animation steps; drawing follows squeeze
 
 
-class Reveal(Overlay):
+class Reveal(Fades, Overlay):
     """Every locked answer turns over together, with suspense; "Carry on" goes back to the game.
 
     ``faces`` maps each player to what they had locked: one card each, named.
@@ -361,8 +396,6 @@ class Reveal(Overlay):
         self.opened_at = time.time()
         self.turned_at: float | None = None
         self.closed_by_table = False
-        self.kept = False  # a tap after the turn keeps a fading reveal up until "Carry on"
-        self._fade = None
         box = Filled(orientation="vertical", padding=px(12), spacing=px(8), bg=theme.BG)
         box.add_widget(Text(title, size=30, bold=True, halign="center", color=theme.ACCENT))
         pairs = list(faces.items()) if faces else [("", line) for line in lines or ["(nothing to show)"]]
@@ -405,12 +438,8 @@ class Reveal(Overlay):
         self.caption.text = self.caption_text
         self.background_color = (0, 0, 0, 0.85)
         if self.fades:
-            self._fade = Clock.schedule_once(lambda dt: self._fade_out(), max(FADE_S, READ_S["value"]))
+            self.start_fading()
         self.on_turned()
-
-    def _fade_out(self) -> None:
-        if not self.kept and self._window is not None:
-            self.close()
 
     def on_touch_down(self, touch) -> bool:
         if getattr(touch, "time_start", self.opened_at) < self.opened_at:
@@ -420,9 +449,8 @@ class Reveal(Overlay):
             return True
         if self.done_button.collide_point(*self.done_button.to_widget(*touch.pos)):
             return super().on_touch_down(touch)  # the button closes it, as any button would
-        if self.fades and not self.kept:
-            self.kept = True  # the first tap on a fading reveal keeps it up; the next one closes it
-            return True
+        if self.fades and self.keep():
+            return True  # the first tap on a fading reveal keeps it up; the next one closes it
         self.close()  # a second tap anywhere else: back to the game
         return True
 
@@ -434,8 +462,7 @@ class Reveal(Overlay):
         if self.closed_by_table:
             return
         self.closed_by_table = True
-        if self._fade is not None:
-            self._fade.cancel()
+        self.stop_fading()
         self.skip()
         self.dismiss()
         self.on_close()

@@ -77,7 +77,8 @@ class GenericPanel(BoxLayout):
         self.bind(minimum_height=self.setter("height"))
 
     def update(self, view: dict[str, Any], runner=None, tray=None) -> None:
-        self.show_lines([(self.title, None)] + lines_of(view))
+        lines: list[tuple[str, str | None]] = [(self.title, None), *lines_of(view)]
+        self.show_lines(lines)
 
     KEPT_TEXTS = 48
     """How many different lines a panel keeps rendered for when they come back."""
@@ -463,8 +464,8 @@ class PromiseHollowsPanel(GenericPanel):
         widgets = list(reversed(self.cards.children))
         while len(widgets) < len(cards):
             widgets.append(art.ChallengeCard(size_hint_x=None, width=px(72)))
-        for w, (who, colour, locked) in zip(widgets, cards):
-            w.show(colour, face_up=colour is not None, owner=who, dim=not locked)
+        for w, (who, colour, is_locked) in zip(widgets, cards):
+            w.show(colour, face_up=colour is not None, owner=who, dim=not is_locked)
         theme.set_children(self.cards, widgets[:len(cards)])
         self.cards.height = px(120) if cards else 0
         waiting = [who for who, colour, locked in cards if not locked]

@@ -20,7 +20,8 @@ was, so nothing typed is lost.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
@@ -33,12 +34,15 @@ from kiosk.rules import RuleError
 from kiosk.rules.core import plural, possessive
 
 from . import theme
-from .fields import for_field, readable, show
+from .fields import field_label, for_field, readable, show
 from .naming import NamesAtOnce, naming_turn, systems_turn
 from .overlays import Confirm, PrivateLook, Reveal
 from .panels import SafePanel, dice_count, private_lines
 from .theme import Big, Filled, Framed, Scroll, Text, px
 
+
+if TYPE_CHECKING:
+    from kiosk.runner import Runner
 
 log = logging.getLogger(__name__)
 
@@ -118,10 +122,11 @@ class PlayScreen(Screen):
     def __init__(self, app, **kw) -> None:
         super().__init__(name="play", **kw)
         self.app = app
-        self.runner = None
+        self.runner: Runner | None = None
+        """The game on screen, if one is attached (``attach``)."""
         self.selected: int = 0
         self.inputs: dict[str, Any] = {}
-        self._signature = None
+        self._signature: tuple[int, Any, Any] | None = None
         self._shown_heat: int | None = None
         self._inputs_cache: dict[tuple, Any] = {}
         self._buttons_cache: dict[str, Big] = {}
@@ -129,7 +134,7 @@ class PlayScreen(Screen):
         """The reveal on screen, if one is (never more than one)."""
         self._owed: list[list] = []  # rounds whose reveal waits behind the open one, oldest first
         self._withheld: dict[int, tuple[list, list[str]]] = {}  # lines the strip keeps back until a reveal turns
-        self.plinth = Text("", size=22, bold=True, color=theme.WARN)  # the stack does not match, before a throw
+        self.plinth = _silent_empty(Text("", size=22, bold=True, color=theme.WARN, fit=False))  # before a throw
         self.plinth.tag = "prompt:plinth"
         root = BoxLayout(orientation="vertical", padding=px(6), spacing=px(6))  # the window clears to theme.BG
         # top bar: the game's name and the tray's state share what the buttons leave
@@ -155,7 +160,7 @@ class PlayScreen(Screen):
         root.add_widget(self.banner)
         # body
         body = BoxLayout(spacing=px(6))
-        left = Framed(size_hint_x=0.45 if theme.wide() else 0.42, radius=px(6))  # a wide screen's extra room
+        left = self.panel_frame = Framed(size_hint_x=0.45 if theme.wide() else 0.42, radius=px(6))  # wide: more
         self.panel_scroll = Scroll(bar=5)
         left.add_widget(self.panel_scroll)
         body.add_widget(left)
@@ -169,18 +174,30 @@ class PlayScreen(Screen):
         right.add_widget(self.prompt_scroll)
         # The prompt's main buttons (Confirm, Back, the game-over ones) are pinned under the
         # scrolling part, so a long list of options never pushes them below the fold.
+        # Under them, refusals (red means "not allowed") and events told to the table; both are
+        # rare, so they take no room while they say nothing (issue 30: a d10's last faces).
+        bottom = BoxLayout(orientation="vertical", size_hint_y=None, height=px(theme.TOUCH))
+        bottom.bind(minimum_height=bottom.setter("height"))
         self.footer = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
-        right.add_widget(self.footer)
-        self.error = Text("", size=theme.READ, color=theme.REFUSAL)  # refusals only: red means "not allowed"
-        right.add_widget(self.error)
-        self.notice = Text("", size=theme.READ, color=theme.NOTICE, italic=True)  # events told to the table
-        right.add_widget(self.notice)
+        bottom.add_widget(self.footer)
+        self.error = _silent_empty(Text("", size=theme.READ, color=theme.REFUSAL, fit=False))
+        self.notice = _silent_empty(Text("", size=theme.READ, color=theme.NOTICE, italic=True, fit=False))
+        bottom.add_widget(self.error)
+        bottom.add_widget(self.notice)
+        right.add_widget(bottom)
         body.add_widget(right)
         root.add_widget(body)
         # what just happened
         self.recent = RecentLines(size=theme.READ, rows=2)  # two lines at 20 px: the record, not the news
         root.add_widget(self.recent)
         self.add_widget(root)
+
+    @property
+    def game(self) -> Runner:
+        """The game on screen; everything but ``attach`` runs with one attached."""
+        if self.runner is None:
+            raise RuntimeError("the play screen has no game attached")
+        return self.runner
 
     def show_sim_button(self, shown: bool) -> None:
         for old in [b for b in self.bar.children if getattr(b, "tag", "") == "sim:toggle"]:
@@ -217,7 +234,7 @@ class PlayScreen(Screen):
         if change.action is not None and change.action.type == "land":
             self._show_throw(change.events)
         if self.fall is not None and not self.fall.result_shown and not self.fall.submitting and \
-                not any(p.action == "heat_fall" for p in self.runner.awaiting()):
+                not any(p.action == "heat_fall" for p in self.game.awaiting()):
             self.fall.close()  # entered elsewhere (a phone, the operator) or no longer asked: nothing to enter here
         if change.reveal is not None and _turns_over(change.reveal):
             # what the round revealed stays off the strip under the overlay until the cards turn
@@ -234,9 +251,13 @@ class PlayScreen(Screen):
             return
         result = self.__dict__.get("throw_result")
         if result is None:
-            result = self.throw_result = ThrowResult(size=(px(440), px(120)),
-                                                     pos_hint={"right": 0.985, "top": 0.86})
+            result = self.throw_result = ThrowResult()
             self.add_widget(result)
+        # Over the top of the status panel, whose Heat and dice it sums up: never over the
+        # question on the right, which the next thrower reads and answers in these seconds.
+        frame, margin = self.panel_frame, px(6)
+        result.size = (frame.width - 2 * margin, px(120))
+        result.pos = (frame.x + margin, frame.top - margin - result.height)
         result.show(landing)
 
     # -- reveals: one on screen at a time ------------------------------------------
@@ -269,12 +290,12 @@ class PlayScreen(Screen):
                 self._release(events)
                 continue
             overlay.on_close = self._next_reveal
-            overlay.on_turned = lambda e=events: self._release(e)
+            overlay.on_turned = partial(self._release, events)
             overlay.bind(on_dismiss=self._reveal_gone)
             self.reveal = overlay
             self.app.show_overlay(overlay)
 
-    def _reveal_gone(self, overlay) -> None:
+    def _reveal_gone(self, overlay: Reveal) -> None:
         """A reveal closed by something other than the table (Home, attract, a failed save):
         the table has left the game, so nothing more is owed on screen."""
         if overlay is self.reveal and not overlay.closed_by_table:
@@ -324,7 +345,7 @@ class PlayScreen(Screen):
     def _show_recent(self) -> None:
         """The last lines of the public recap, less what a reveal still face down would give away."""
         hidden = [text for _, texts in self._withheld.values() for text in texts]
-        lines = self.runner.session.recap(None, last=self.recent.rows + len(hidden))
+        lines = self.game.session.recap(None, last=self.recent.rows + len(hidden))
         for text in hidden:
             for i in range(len(lines) - 1, -1, -1):
                 if lines[i] == text:
@@ -368,7 +389,7 @@ class PlayScreen(Screen):
         footer = theme.Gather()  # and the buttons pinned under it
         self.inputs = {}
         try:
-            if self.runner.outcome is not None:
+            if self.game.outcome is not None:
                 self._draw_outcome(box, footer)
             else:
                 self._draw_awaited(box, footer)
@@ -394,7 +415,7 @@ class PlayScreen(Screen):
         opening its own entry. Shown when the usual drawing failed."""
         box.add_widget(Text("Part of this screen could not be drawn (it is logged). Play goes on:", size=16,
                             color=theme.DIM))
-        for i, prompt in enumerate(self.runner.awaiting()):
+        for i, prompt in enumerate(self.game.awaiting()):
             if prompt.secret:
                 b = Big(esc(f"{prompt.player}: answer on screen"), size=16)
                 b.handler = lambda p=prompt: self.ask_private(p.player, p)
@@ -404,14 +425,14 @@ class PlayScreen(Screen):
             b.tag = f"plain:{i}"
             b.bind(on_release=lambda btn: btn.handler())
             box.add_widget(b)
-        if self.runner.outcome is not None:
+        if self.game.outcome is not None:
             home = Big("Home", kind="accent")
             home.tag = "over:home"
             home.bind(on_release=lambda *_: self.app.go_home())
             box.add_widget(home)
 
     def _draw_awaited(self, box, footer) -> None:
-        runner = self.runner
+        runner = self.game
         prompts = runner.awaiting()
         secret = [p for p in prompts if p.secret]
         public = [p for p in prompts if not p.secret and not p.optional]
@@ -437,11 +458,11 @@ class PlayScreen(Screen):
     def _draw_naming(self, box, footer, public, prompt, left: int) -> None:
         """A Promise Hollows naming turn: all its names at once, suggested and already on a
         card (kiosk.ui.naming), one tap to write them; a detail instead stays one tap away."""
-        view = self.runner.session.view(None, awaiting=False)
+        view = self.game.session.view(None, awaiting=False)
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         heading = f"{_name(prompt.player)}: write {plural(left, 'name')} on the System cards"
         box.add_widget(self._label("text", heading, size=theme.HEADLINE, bold=True))
-        if prompt.action == "land" and adapters.for_game(self.runner.engine.game).uses_tray:
+        if prompt.action == "land" and adapters.for_game(self.game.engine.game).uses_tray:
             self._free(self.plinth)
             self._show_plinth()
             box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
@@ -460,7 +481,7 @@ class PlayScreen(Screen):
 
     def _draw_systems(self, box, footer, prompt, left: int) -> None:
         """Promise Hollows' Systems, every one still to name on one screen, suggested; one tap."""
-        view = self.runner.session.view(None, awaiting=False)
+        view = self.game.session.view(None, awaiting=False)
         limit = next((f.max for f in prompt.fields if f.name == "name"), None)
         of = len(view.get("players") or [])
         box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
@@ -556,18 +577,19 @@ class PlayScreen(Screen):
         else:
             heading = esc(text)
         box.add_widget(self._label("text", heading, size=theme.HEADLINE, bold=True))
-        if prompt.action == "land" and adapters.for_game(self.runner.engine.game).uses_tray:
+        if prompt.action == "land" and adapters.for_game(self.game.engine.game).uses_tray:
             self._free(self.plinth)
             self._show_plinth()
             box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
         single = len(prompt.fields) == 1 and prompt.fields[0].kind in ("choice", "int")
         roll_only = len(prompt.fields) == 1 and prompt.fields[0].kind == "list"  # "Roll for me" answers it
+        beside = prompt.action == "land"  # a d10's zone and face: every face button above the fold at 800x480
         for f in prompt.fields:
-            widget = self._input_for(f)
+            widget = self._input_for(f, beside=beside)
             widget.submit_to((lambda p=prompt: self.submit(p)) if single or roll_only else None)
             self.inputs[f.name] = widget
-            box.add_widget(widget)
-        if prompt.action == "count" and self.runner.engine.game == "hell-for-leather":
+            box.add_widget(self._beside(f, widget) if beside else widget)
+        if prompt.action == "count" and self.game.engine.game == "hell-for-leather":
             box.add_widget(self._five_count())
         if not single:
             ok = self._button("prompt:confirm", "Confirm" if prompt.fields else "Go on", kind="accent", size=20)
@@ -579,17 +601,38 @@ class PlayScreen(Screen):
     # question again and again, and building Kivy widgets (and their text textures)
     # is the slowest part of showing a change. A reused input is reset first.
 
-    def _input_for(self, f):
-        key = (f.name, f.kind, repr(f.choices), f.min, f.max, f.unique, f.label)
+    def _input_for(self, f, beside: bool = False):
+        """The input for field ``f``; with ``beside``, without its name over it (``_beside``)."""
+        key = (f.name, f.kind, repr(f.choices), f.min, f.max, f.unique, f.label, beside)
         widget = self._inputs_cache.get(key)
         if widget is None:
             if len(self._inputs_cache) > 40:
                 self._inputs_cache.clear()
-            widget = self._inputs_cache[key] = for_field(f)
+            widget = self._inputs_cache[key] = for_field(f, label="" if beside else None)
         else:
-            self._free(widget)
+            if widget.parent is not getattr(widget, "beside_row", None):
+                self._free(widget)
             widget.reset()
         return widget
+
+    def _beside(self, f, widget) -> BoxLayout:
+        """``widget`` (an input made without its name) in a row with the name to its left: a
+        d10's "Zone" and "Face" over their buttons took two rows that pushed the last faces
+        under "More below" at 800x480 (issue 30). The row is kept with its input."""
+        row = getattr(widget, "beside_row", None)
+        if row is None:
+            row = widget.beside_row = BoxLayout(size_hint_y=None, height=widget.height, spacing=px(6))
+            row.add_widget(Text(f.label or field_label(f.name), size=theme.READ, color=theme.DIM, fit=False,
+                                size_hint_x=None, width=px(58)))
+            widget.bind(height=row.setter("height"))
+            chooser = getattr(widget, "choice", None) or widget  # a face is an int shown as buttons
+            for b in getattr(chooser, "buttons", []):
+                b.height = px(D10_BUTTON)
+        if widget.parent is not row:
+            self._free(widget)
+            row.add_widget(widget)
+        self._free(row)
+        return row
 
     def _label(self, key: str, text: str, **kw) -> Text:
         """The label for one place on the screen (``key``) showing ``text``.
@@ -672,7 +715,7 @@ class PlayScreen(Screen):
         the fold. Widgets are reused (labels by place and text, buttons by player), so a
         lock re-renders only what changed."""
         grids = self.__dict__.setdefault("_lock_grids", {})
-        rounds = self.runner.secret_rounds()
+        rounds = self.game.secret_rounds()
         has_pads = self.app.controller is not None and self.app.controller.pads is not None
         for r, rnd in enumerate(rounds):
             waiting = [p for p in secret if p.action == rnd.action]
@@ -700,7 +743,7 @@ class PlayScreen(Screen):
             _same_height(grid, px(theme.TOUCH))
             box.add_widget(grid)
         # How to answer, said once under the buttons (two rounds open said it twice, above them).
-        adapter = adapters.for_game(self.runner.engine.game)
+        adapter = adapters.for_game(self.game.engine.game)
         helps = [adapter.pad_help([p for p in secret if p.action == rnd.action]) for rnd in rounds] if has_pads else []
         pads = " ".join(dict.fromkeys(h for h in helps if h)) or None
         if not has_pads:
@@ -724,7 +767,7 @@ class PlayScreen(Screen):
             for line in highlights:
                 box.add_widget(Text(esc(line), size=theme.READ))
         box.add_widget(Text(esc(numbers), size=theme.READ, color=theme.DIM))
-        game = self.runner.engine.game
+        game = self.game.engine.game
         for text, tag, handler in [("Play again", "again", lambda: self.app.open_setup(game)),
                                    ("Save the log", "export", self.app.export_current),
                                    ("Home", "home", self.app.go_home)]:
@@ -735,7 +778,7 @@ class PlayScreen(Screen):
 
     def apply_hint(self, hint: dict[str, Any]) -> None:
         """The tray saw part of what happened: open that prompt with what is known filled in."""
-        prompts = [p for p in self.runner.awaiting() if p.action == hint.get("action")]
+        prompts = [p for p in self.game.awaiting() if p.action == hint.get("action")]
         if not prompts:
             return
         prompt = prompts[0]
@@ -772,13 +815,13 @@ class PlayScreen(Screen):
         if self.fall is not None:
             self.fall.close()  # the last fall's Curse, read: this is a new fall
         height = next((f.max for f in prompt.fields if f.name == "faces"), None) or max(fell or 1, 1)
-        land = next((p for p in self.runner.awaiting() if p.action == "land"), None)
+        land = next((p for p in self.game.awaiting() if p.action == "land"), None)
 
         def closed(overlay=None) -> None:
             if self.fall is overlay:
                 self.fall = None
 
-        overlay = FallOverlay(prompt, fell, height, propose=self.runner.propose,
+        overlay = FallOverlay(prompt, fell, height, propose=self.game.propose,
                               thrower=land.player if land is not None else None)
         overlay.on_close = lambda: closed(overlay)
         overlay.bind(on_dismiss=lambda o: closed(o))
@@ -800,7 +843,7 @@ class PlayScreen(Screen):
     def propose(self, data: dict[str, Any]) -> str | None:
         """Hand an answer to the rules; show their refusal, if any, and return it."""
         try:
-            self.runner.propose(data)
+            self.game.propose(data)
         except RuleError as err:
             self.error.text = esc(str(err))
             return str(err)
@@ -835,15 +878,15 @@ class PlayScreen(Screen):
 
     def do_undo(self) -> None:
         try:
-            self.runner.undo()
+            self.game.undo()
         except RuleError as err:  # the game moved on while the question was open
             self.error.text = esc(err.message)
 
     def _ask_reopen(self) -> None:
-        runner = self.runner
+        runner = self.game
         self.app.ask_operator(lambda: self._reopen(runner), why="Operator PIN to reopen the round")
 
-    def _reopen(self, runner) -> None:
+    def _reopen(self, runner: Runner) -> None:
         if runner is not self.runner:
             return
         runner.undo(operator=True)
@@ -854,7 +897,7 @@ class PlayScreen(Screen):
         """Open ``player``'s private sheet (and ``prompt``, a secret choice of theirs) only
         for them: a player with a pad holds Gray on it; one without needs the host's PIN.
         Either way the table is told whose sheet was opened."""
-        players = self.runner.players()
+        players = self.game.players()
         seat = players.index(player) + 1 if player in players else 0  # 0: no seat, so no pad of their own
         controller = self.app.controller
         runner = self.runner
@@ -900,7 +943,7 @@ class PlayScreen(Screen):
         waiting secret prompt (the same visit answers it), or None when none waits."""
         if self.app.overlays and not isinstance(self.app.overlays[-1], PrivateLook):
             return None  # the answer turned a round over: the table looks at the reveal now, the visit ends
-        prompt = next((p for p in self.runner.awaiting() if p.secret and p.player == player), None)
+        prompt = next((p for p in self.game.awaiting() if p.secret and p.player == player), None)
         if prompt is None:
             return None
         lines, mine = self._sheet(player)
@@ -909,7 +952,7 @@ class PlayScreen(Screen):
     def _sheet(self, player: str):
         """``player``'s private sheet: its lines, and their own view (drawn as a hand where the
         game has one)."""
-        session = self.runner.session
+        session = self.game.session
         try:
             lines = [(esc(h), esc(t)) for h, t in private_lines(session.view(None), session.view(player))]
         except Exception:  # noqa: BLE001 - a sheet that fails to draw must not stop the game
@@ -928,10 +971,14 @@ class PlayScreen(Screen):
         box = Filled(orientation="vertical", padding=px(12), spacing=px(8), bg=theme.PANEL)
         box.add_widget(Text("Whose sheet? That player opens it from their own pad (or the host, with the PIN).",
                             size=19, halign="center"))
-        for name in self.runner.players():
+        def ask(name: str) -> None:
+            chooser.dismiss()
+            self.ask_private(name)
+
+        for name in self.game.players():
             b = Big(esc(name))
             b.tag = f"whose:{name}"
-            b.bind(on_release=lambda *_, n=name: (chooser.dismiss(), self.ask_private(n)))
+            b.bind(on_release=lambda *_, n=name: ask(n))
             box.add_widget(b)
         cancel = Big("Cancel", kind="quiet")
         cancel.bind(on_release=lambda *_: chooser.dismiss())
@@ -940,7 +987,7 @@ class PlayScreen(Screen):
         self.app.show_overlay(chooser)
 
     def open_rules(self) -> None:
-        self.app.open_rules(self.runner.engine.game)
+        self.app.open_rules(self.game.engine.game)
 
     def open_menu(self) -> None:
         self.app.open_game_menu()  # pause and go home without the PIN; abandon and the operator menu behind it
@@ -978,6 +1025,12 @@ def reveal_overlay(events: list) -> Reveal | None:
     return Reveal("Revealed together", [], faces=faces, caption=caption, fades=True)
 
 
+D10_BUTTON = 48
+"""A d10's zone and face buttons' height at 800x480 (9 mm on the 7" screen, a fingertip):
+under the usual ``theme.TOUCH`` so that the heading, the three zones and the ten faces all
+show without scrolling, also with two lines of heading and the tray's banner up (issue 30)."""
+
+
 BAR_HEIGHT = 50
 """The top bar's height at 800x480: its buttons are still wider and taller than a fingertip,
 and the 6 px it gives up go to the question below."""
@@ -989,6 +1042,19 @@ def _fit_bar(bar) -> None:
         if isinstance(b, Big):
             b.size_hint_y = 1
             theme.fit_width(b, pad=10)
+
+
+def _silent_empty(label: Text) -> Text:
+    """``label`` (made with ``fit=False``) as tall as its text, and no height at all while it
+    says nothing, so a line that is usually empty leaves its room to the question."""
+    label.size_hint_y = None
+    label.height = 0
+
+    def fit(*_) -> None:
+        label.height = label.texture_size[1] if label.text else 0
+
+    label.bind(texture_size=fit, text=fit)
+    return label
 
 
 def _name(player: str) -> str:

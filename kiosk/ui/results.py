@@ -17,6 +17,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.graphics import Color, Line, RoundedRectangle
+from kivy.graphics.instructions import CanvasBase
 
 from . import art, theme
 
@@ -68,18 +69,34 @@ class ThrowResult(art.Drawn):
         self.opacity = 0
         self.shown = None
         self._event = None
+        self._redraw()  # drawn at opacity 0 a box is still rasterised on every frame (0.5 ms of each flip)
 
     def draw(self) -> None:
-        if self.shown is None:
+        """Add the drawing of what is shown: made once per landing's words, place and size
+        (a table sees the same few dozen results all evening) and added again as it was."""
+        shown = self.shown
+        if shown is None:
             return
+        key = (self.where_text, self.meaning_text, shown["face"], shown["zone"], *self.pos, *self.size)
+        drawings: dict[tuple, CanvasBase] = self.__dict__.setdefault("_drawings", {})
+        drawing = drawings.get(key)
+        if drawing is not None:
+            self.canvas.add(drawing)
+            return
+        if len(drawings) > 64:
+            drawings.clear()
+        drawing = drawings[key] = CanvasBase()  # made inside the canvas's ``with``: Kivy adds it there
+        with drawing:
+            self._draw_result(shown)
+
+    def _draw_result(self, shown: dict[str, Any]) -> None:
         pad = theme.px(10)
         Color(*theme.RAISED)
         RoundedRectangle(pos=self.pos, size=self.size, radius=[theme.px(10)])
         Color(*theme.ACCENT)
         Line(rounded_rectangle=(self.x, self.y, self.width, self.height, theme.px(10)), width=1.3)
         s = self.height - 2 * pad
-        art.draw_d10(self.x + pad + s * 0.45, self.top - pad, s * 0.8, s, 0, self.shown["face"],
-                     self.shown["zone"], "")
+        art.draw_d10(self.x + pad + s * 0.45, self.top - pad, s * 0.8, s, 0, shown["face"], shown["zone"], "")
         cx = self.x + pad + s + (self.width - s - 2 * pad) / 2
         room = self.width - s - 3 * pad
         art.draw_text(self.where_text, cx, self.y + self.height * 0.7, theme.font(self.WHERE_PX), theme.INK,

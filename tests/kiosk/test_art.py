@@ -412,3 +412,80 @@ def test_the_papers_shadow_looks_as_it_did_when_drawn_whole(app, monkeypatch, bo
 
     monkeypatch.setattr(art, "paper_shadow", whole)
     assert drawn == pixels()
+
+
+def _same_but_ties(a: bytes, b: bytes, width: int) -> bool:
+    """Two RGBA images look the same: every pixel equal, except where an edge lies exactly on
+    the line between two pixels (a one-pixel rule at a whole coordinate) and the float
+    arithmetic of the two drawings picked the other pixel. Such pixels are few (no more than
+    two rows and two columns hold: a rule across the whole width, a row lower), and each
+    has a colour close to its own at a neighbour in the other image (a shadow over the rule
+    there, over the panel here)."""
+    height = len(a) // 4 // width
+
+    def at(img: bytes, x: int, y: int) -> bytes:
+        return img[4 * (y * width + x):4 * (y * width + x) + 4]
+
+    def close(p: bytes, q: bytes) -> bool:
+        return max(abs(i - j) for i, j in zip(p, q)) <= 48
+
+    differ = [(i // 4 % width, i // 4 // width) for i in range(0, len(a), 4) if a[i:i + 4] != b[i:i + 4]]
+    if len(differ) > 2 * (width + height):
+        return False
+    for x, y in differ:
+        around = [(x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                  if 0 <= x + dx < width and 0 <= y + dy < height]
+        if not any(close(at(b, *p), at(a, x, y)) for p in around) or \
+                not any(close(at(a, *p), at(b, x, y)) for p in around):
+            return False
+    return True
+
+
+def _cached_kinds():
+    """One of each drawn object kept as a picture (``Drawn.cached``), showing something."""
+    tower = art.HeatTower()
+    tower.show(9, 14)
+    roll = art.DiceGroups()
+    roll.show([2, 5, 5, 2, 3, 6, 1])
+    papers = art.Papers()
+    papers.show([("Even", "Ann Vale", 3), ("Odd", "", 12)])
+    chips = art.Chips()
+    chips.show(13)
+    bar = art.ColorBar()
+    bar.show(5, 10)
+    return [tower, roll, papers, chips, bar]
+
+
+@pytest.mark.parametrize("box", [((10, 10), (300, 120)), ((13.4, 7.6), (301.3, 97.7))])
+def test_objects_kept_as_pictures_look_as_when_drawn_each_frame(app, monkeypatch, box):
+    """The drawn objects that change seldom are drawn once into a texture and shown as one
+    picture (a software renderer fills a picture faster than the shapes it is made of); a
+    player must see the same pixels, on the panel's colour, at a whole or a fractional place."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.widget import Widget
+
+    from kiosk.ui import theme
+
+    def pixels(obj, cached: bool) -> bytes:
+        monkeypatch.setattr(type(obj), "cached", cached)
+        ground = Widget(pos=(0, 0), size=(340, 150))
+        with ground.canvas.before:
+            Color(*theme.PANEL)
+            Rectangle(pos=(0, 0), size=(340, 150))
+        obj.size_hint = (None, None)
+        obj.pos, obj.size = box
+        ground.add_widget(obj)
+        obj._redraw()
+        image = ground.export_as_image().texture.pixels
+        ground.remove_widget(obj)
+        return image
+
+    kept = [type(obj).__name__ for obj in _cached_kinds() if obj.cached]
+    assert kept == ["HeatTower", "DiceGroups", "Papers", "Chips", "ColorBar"]
+    for obj in _cached_kinds():
+        picture = pixels(obj, cached=True)
+        textures = [i.texture for i in obj.canvas.children if isinstance(i, Rectangle)]
+        assert textures == [obj._fbo.texture], f"{type(obj).__name__} is not one picture"
+        drawn = pixels(obj, cached=False)
+        assert _same_but_ties(picture, drawn, 340), type(obj).__name__
+        monkeypatch.undo()

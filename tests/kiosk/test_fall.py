@@ -120,13 +120,75 @@ def test_every_landing_shows_its_zone_face_and_meaning_large_for_a_moment(app):
         drive.pump(1)
         shown = app.play.throw_result
         assert shown.opacity == 1 and shown.where_text == "Inside, 7"
+        shown_before = dict(shown.shown)
         die = [e for e in app.runner.session.events if e.kind == "die"][-1]
         assert shown.meaning_text in ("Merit", "Boon", "Pass", "Curse")
         assert die.text.endswith(f": {shown.meaning_text}.")
         assert shown.MEANING_PX >= 40 and shown.WHERE_PX >= 28  # read from a chair (issue 30: 28 px or more)
         assert shown.collide_point(*shown.center) and shown.get_root_window() is not None
+        drawing = shown.canvas.children[1]
         time.sleep(0.35)
         drive.pump(2)
         assert shown.opacity == 0  # the news goes; the strip keeps the record
+        # and leaves nothing to draw: a box drawn at opacity 0 is still rasterised on every
+        # frame of every game after it (half a millisecond of each flip here)
+        from .test_layout import drawn_box
+
+        assert drawn_box(shown) is None
+        # the same result again is the drawing made the first time, not a new one (a landing's frame)
+        shown.show(dict(shown_before))
+        shown.show(dict(shown_before))
+        assert [c for c in shown.canvas.children if c is drawing] == [drawing]  # once: a pile is filled every frame
+        shown.hide()
     finally:
         results.RESULT_S["value"] = 2.5
+
+
+def _a_fall_entered(app) -> bool:
+    """A topple during a throw, its faces tapped and confirmed: the Curse is on screen."""
+    heat = _build_to_the_heat(app)
+    if heat < 2:
+        return False
+    app.sim_tray.throw(accuracy=0.9)
+    app.sim_tray.step(3)
+    app.sim_tray.topple(heat - 1)
+    app.sim_tray.step_until_idle(40)
+    drive.pump(3)
+    fall = app.play.fall
+    if fall is None:
+        return False
+    for _ in range(fall.fell):
+        drive.press("fall:face=2")
+    drive.press("fall:confirm")
+    return fall.result_shown
+
+
+def test_the_curse_after_a_fall_goes_by_itself_unless_a_tap_keeps_it(app, monkeypatch):
+    """The Curse asks for no decision: like a reveal, it fades on its own; a tap keeps it."""
+    import time
+
+    from kiosk.ui import overlays
+
+    monkeypatch.setattr(overlays, "FADE_S", 0.2)
+    monkeypatch.setitem(overlays.READ_S, "value", 0.1)
+    seen = []
+    for seed in range(1, 30):
+        if len(seen) == 2:
+            break
+        if not _at_a_throw(app, seed) or not _a_fall_entered(app):
+            continue
+        fall = app.play.fall
+        if seen:  # the second time a player taps the Curse (not "Carry on"): it stays
+            words = next(w for w in fall.box.children if "Curse" in getattr(w, "text", "") or
+                         "entered" in getattr(w, "text", ""))
+            drive.tap_at(*words.to_window(*words.center))
+        time.sleep(0.3)
+        drive.pump(2)
+        if not seen:
+            assert app.play.fall is None and fall.get_parent_window() is None, "the Curse waited for Carry on"
+        else:
+            assert app.play.fall is fall and fall.get_parent_window() is not None, "a tap did not keep the Curse"
+            drive.press("fall:close")
+            assert app.play.fall is None
+        seen.append(seed)
+    assert len(seen) == 2

@@ -233,10 +233,18 @@ def drawn_box(widget) -> tuple[float, float, float, float] | None:
     """Where an ``art.Drawn`` widget's drawing really lies (its canvas's rectangles, ellipses,
     lines and triangles, moved by its translation), in the widget's own coordinates."""
     from kivy.graphics import Ellipse, Line, Rectangle, RoundedRectangle, Triangle
+    from kivy.graphics.instructions import Canvas, InstructionGroup
+
+    def every(group):  # the drawing's instructions, also those it keeps in groups of its own
+        for ins in group.children:
+            if isinstance(ins, InstructionGroup) and not isinstance(ins, Canvas):
+                yield from every(ins)
+            else:
+                yield ins
 
     xs: list[float] = []
     ys: list[float] = []
-    for ins in widget.canvas.children:
+    for ins in every(widget.canvas):
         if isinstance(ins, (Rectangle, RoundedRectangle, Ellipse)):
             (x, y), (w, h) = ins.pos, ins.size
             xs += [x, x + w]
