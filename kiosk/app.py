@@ -51,6 +51,9 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
       renderer (llvmpipe) more than doubles the cost of every frame. The kiosk draws
       text and flat boxes, where antialiased edges are hardly visible.
     """
+    from kiosk import housekeeping
+
+    housekeeping.tune_allocator()  # before Kivy, SDL and Mesa allocate anything (see kiosk/housekeeping.py)
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     # Kivy's own ~/.kivy/config.ini is neither read nor written (a setting changed through
     # Kivy's tools would persist there), and it writes no log files of its own: on a Pi the
@@ -654,6 +657,8 @@ def make_app_class():
                 self.coach.hide()
 
         def go_home(self) -> None:
+            from kiosk import housekeeping
+
             self.ready()
             self.end_lesson()
             self.controller.runner = None
@@ -663,8 +668,10 @@ def make_app_class():
             self.show_screen("home")
             self.home.rebuild()
             # Between games nobody is in the middle of an action: free what the last game
-            # left now, even if nobody paused for a second (usually the quiet check has).
+            # left now, even if nobody paused for a second (usually the quiet check has),
+            # and hand the freed pages back to the system (kiosk/housekeeping.py).
             self.collect_garbage()
+            housekeeping.release_memory()
 
         def open_setup(self, game: str) -> None:
             self.setup_screen.load(game)
