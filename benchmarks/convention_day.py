@@ -146,14 +146,17 @@ def native() -> dict:
     file-backed pages, the main heap and the other anonymous mappings (thread arenas, GL, Python's
     arenas), and Kivy's caches by category."""
     import ctypes
+    import re
+    import tempfile as tf
 
     out: dict = {}
     try:
+        libc = ctypes.CDLL("libc.so.6")
+
         class MallInfo2(ctypes.Structure):
             _fields_ = [(n, ctypes.c_size_t) for n in
                         ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
                          "fordblks", "keepcost")]
-        libc = ctypes.CDLL("libc.so.6")
         libc.mallinfo2.restype = MallInfo2
         info = libc.mallinfo2()
         out.update(malloc_used_mb=info.uordblks / 2**20, malloc_free_mb=info.fordblks / 2**20,
@@ -172,14 +175,11 @@ def native() -> dict:
             kb = int(head[1])
             if current == "[heap]":
                 heap += kb
-            elif current == "" :
+            elif current == "":
                 anon += kb
             elif not current.startswith("["):
                 files += kb
     try:
-        import re
-        import tempfile as tf
-
         libc = ctypes.CDLL("libc.so.6")
         libc.fopen.restype = ctypes.c_void_p
         with tf.NamedTemporaryFile(suffix=".xml") as xml:
