@@ -24,6 +24,18 @@ first 1,000 actions of each life, and whether anything was lost: every game's st
 log must replay to the last view shown of it.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/convention_day.py [--actions 8000]
+
+Each sample also gives the kiosk's own trims on its way Home (kiosk/housekeeping.py) since the last
+one. To look at where memory goes (docs/kiosk.md has what they showed), all off by default:
+
+* ``TN_SOAK_NATIVE=1``: a second line per sample: glibc's heap in use, free but held, and mmapped
+  (``mallinfo2``), its arenas, Python's arenas and their free bytes, resident pages of the main
+  heap / other anonymous mappings / files, the fonts SDL_ttf holds open, Kivy's caches by
+  category and the play screen's reused widgets;
+* ``TN_SOAK_TRIM=1``: RSS after a ``malloc_trim(0)`` at each sample;
+* ``TN_SOAK_FORGET=1`` (an experiment, not the kiosk's behaviour): the play screen's reused
+  widgets dropped between groups, to see their share;
+* ``TN_SOAK_TRACE=FILE``: ``tracemalloc``'s allocation sites (see ``Trace``).
 """
 
 from __future__ import annotations
@@ -50,6 +62,9 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 
 BLOCK = 1000
+NATIVE_KEYS = ("malloc_used_mb", "malloc_free_mb", "malloc_mmap_mb", "malloc_chunks", "brk_heap_mb", "anon_maps_mb",
+               "file_maps_mb", "maps", "font_fds", "font_ids", "new_fonts", "kivy_cache", "arenas_mb", "pymalloc_arenas",
+               "pymalloc_free_mb", "play_caches")
 
 
 def view_hash(session) -> str:
@@ -109,13 +124,131 @@ def trimmed_rss() -> float | None:
     The difference to the RSS before it is memory the kiosk has freed but the allocator still holds:
     a high-water mark, not a leak. (The trim itself lowers the following samples' RSS too.)
     """
-    import ctypes
+    from kiosk import housekeeping
 
-    try:
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-    except (OSError, AttributeError):
+    if not housekeeping.release_memory():
         return None
+    housekeeping.TRIMS_MS.pop()  # the benchmark's trim, not one of the kiosk's own
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def play_caches(app) -> dict:
+    """The play screen's reused widgets (kiosk/ui/play.py): entries and Kivy widgets in each cache."""
+    out = {}
+    for name in ("_inputs_cache", "_labels_cache", "_buttons_cache"):
+        cache = getattr(app.play, name, None) or {}
+        out[name.strip("_")] = (len(cache), sum(len(list(w.walk(restrict=True))) for w in cache.values()))
+    return out
+
+
+def native() -> dict:
+    """Where the resident set lives: glibc's heap (in use / free but held / mmapped), anonymous and
+    file-backed pages, the main heap and the other anonymous mappings (thread arenas, GL, Python's
+    arenas), and Kivy's caches by category."""
+    import ctypes
+    import re
+    import tempfile as tf
+
+    out: dict = {}
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [(n, ctypes.c_size_t) for n in
+                        ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+                         "fordblks", "keepcost")]
+        libc.mallinfo2.restype = MallInfo2
+        info = libc.mallinfo2()
+        out.update(malloc_used_mb=info.uordblks / 2**20, malloc_free_mb=info.fordblks / 2**20,
+                   malloc_mmap_mb=info.hblkhd / 2**20, malloc_chunks=info.ordblks)
+    except (OSError, AttributeError):
+        pass
+    heap = anon = files = 0
+    regions = 0
+    current = ""
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split()
+        if not head[0].endswith(":"):
+            current = head[5] if len(head) > 5 else ""
+            regions += 1
+        elif head[0] == "Rss:":
+            kb = int(head[1])
+            if current == "[heap]":
+                heap += kb
+            elif current == "":
+                anon += kb
+            elif not current.startswith("["):
+                files += kb
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.fopen.restype = ctypes.c_void_p
+        with tf.NamedTemporaryFile(suffix=".xml") as xml:
+            fp = libc.fopen(xml.name.encode(), b"w")
+            libc.malloc_info(0, ctypes.c_void_p(fp))
+            libc.fclose(ctypes.c_void_p(fp))
+            text = Path(xml.name).read_text()
+        arenas = re.findall(r'<heap nr="(\d+)">.*?<system type="current" size="(\d+)"/>', text, re.S)
+        out["arenas_mb"] = [round(int(size) / 2**20, 1) for _, size in arenas]
+        fd = os.dup(2)
+        with tf.TemporaryFile() as err:
+            os.dup2(err.fileno(), 2)
+            try:
+                sys._debugmallocstats()
+            finally:
+                os.dup2(fd, 2)
+                os.close(fd)
+            err.seek(0)
+            stats = err.read().decode()
+        arena_now = re.search(r"# arenas allocated current\s*=\s*([\d,]+)", stats)
+        out["pymalloc_arenas"] = int(arena_now.group(1).replace(",", "")) if arena_now else None
+        free = re.search(r"# bytes in available blocks\s*=\s*([\d,]+)", stats)
+        out["pymalloc_free_mb"] = int(free.group(1).replace(",", "")) / 2**20 if free else None
+    except (OSError, AttributeError):
+        pass
+    out.update(brk_heap_mb=heap / 1024, anon_maps_mb=anon / 1024, file_maps_mb=files / 1024, maps=regions)
+    try:
+        from kivy.cache import Cache
+
+        out["kivy_cache"] = {k: len(v) for k, v in Cache._objects.items() if v}
+    except ImportError:
+        pass
+    fonts = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            fonts += os.readlink(f"/proc/self/fd/{fd}").lower().endswith((".ttf", ".otf"))
+        except OSError:
+            pass
+    out["font_fds"] = fonts
+    out["font_ids"] = len(FONT_IDS)
+    out["new_fonts"] = sorted(FONT_IDS - FONT_IDS_SHOWN)
+    FONT_IDS_SHOWN.update(FONT_IDS)
+    return out
+
+
+FONT_IDS: set[str] = set()
+FONT_IDS_SHOWN: set[str] = set()
+
+
+def watch_fonts() -> None:
+    """Note every font (file, size, style) Kivy's SDL2 text provider is asked for."""
+    from kivy.core.text.text_sdl2 import LabelSDL2
+
+    font_id = LabelSDL2._get_font_id
+
+    def noted(label):
+        key = font_id(label)
+        FONT_IDS.add(key)
+        return key
+    LabelSDL2._get_font_id = noted
+
+
+def trims_ms() -> list[float] | None:
+    """The kiosk's own trims on the way Home since the last sample (kiosk/housekeeping.py): min, median, max ms."""
+    from kiosk import housekeeping
+
+    took = list(housekeeping.TRIMS_MS)
+    housekeeping.TRIMS_MS.clear()
+    return [round(min(took), 1), round(statistics.median(took), 1), round(max(took), 1)] if took else None
 
 
 def sample(app, latencies: list[float]) -> dict:
@@ -142,7 +275,10 @@ def sample(app, latencies: list[float]) -> dict:
         "overlays": len(app.overlays),
         "game": app.runner.engine.game if app.runner is not None else None,
         "rss_trimmed_mb": trimmed_rss() if os.environ.get("TN_SOAK_TRIM") else None,
+        "trim_ms": trims_ms(),
         "on_window": len(__import__("kivy.core.window", fromlist=["Window"]).Window.children) - 1,
+        **(native() if os.environ.get("TN_SOAK_NATIVE") else {}),
+        **({"play_caches": play_caches(app)} if os.environ.get("TN_SOAK_NATIVE") else {}),
     }
 
 
@@ -202,6 +338,8 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
 
     overlays.ANIMATION_SCALE["value"] = 0
     trace = Trace(os.environ["TN_SOAK_TRACE"]) if os.environ.get("TN_SOAK_TRACE") else None
+    if os.environ.get("TN_SOAK_NATIVE"):
+        watch_fonts()
     app = drive.start(str(data), config_path=str(config))
     drive.pump(3, draw=True)  # the first frames: the kiosk goes back into the game it had on screen
     rng = random.Random(seed)
@@ -227,6 +365,9 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     def new_group() -> None:
         nonlocal group_left
         phones.leave_all()
+        if os.environ.get("TN_SOAK_FORGET"):  # experiment: the play screen's reused widgets dropped between groups
+            for name in ("_inputs_cache", "_labels_cache", "_buttons_cache"):
+                getattr(app.play, name, {}).clear()
         app.start_attract()
         for _ in range(3):
             draw()
@@ -404,9 +545,12 @@ def day(args) -> int:
                       f"threads {block['threads']:>2} ({block['py_threads']} Python)  DB {block['db_mb']:5.1f} MB "
                       f"WAL {block['wal_mb']:4.1f} MB  latency p50 {block['lat_p50_ms']:5.1f} p95 "
                       f"{block['lat_p95_ms']:5.1f} ms (n={block['lat_n']})  {block.get('game')}"
-                      f"{trimmed}  overlays {block['overlays']} "
+                      f"{trimmed}  trims {block.get('trim_ms')} ms  overlays {block['overlays']} "
                       f"({block['reveals']} reveals, {block['on_window']} on the window)  so far in this life: "
                       f"{', '.join(f'{v} {k}' for k, v in block['counts'].items())}", flush=True)
+                if "brk_heap_mb" in block:
+                    print("    native: " + ", ".join(f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}"
+                                                    for k, v in block.items() if k in NATIVE_KEYS), flush=True)
             elif word == "KILL_ME":
                 time.sleep(random.Random(lives).uniform(0, 0.3))  # lands anywhere in the next actions
                 proc.send_signal(signal.SIGKILL)

@@ -25,7 +25,7 @@ from kivy.core.window import Window
 from kivy.uix.relativelayout import RelativeLayout
 from kivy.utils import escape_markup as esc
 
-from kiosk import games
+from kiosk import games, housekeeping
 from kiosk.parts.devices import Devices
 from kiosk.parts.exports import Exports
 from kiosk.parts.idle import Idle, collect_garbage
@@ -479,8 +479,10 @@ class TableNoirApp(App):
         self.show_screen("home")
         self.home.rebuild()
         # Between games nobody is in the middle of an action: free what the last game
-        # left now, even if nobody paused for a second (usually the quiet check has).
+        # left now, even if nobody paused for a second (usually the quiet check has),
+        # and hand the freed pages back to the system (kiosk/housekeeping.py).
         self.collect_garbage()
+        housekeeping.release_memory()
 
     def open_setup(self, game: str) -> None:
         self.setup_screen.load(game)

@@ -35,6 +35,9 @@ def configure(size: tuple[int, int] = (800, 480), fullscreen: bool = False, touc
       renderer (llvmpipe) more than doubles the cost of every frame. The kiosk draws
       text and flat boxes, where antialiased edges are hardly visible.
     """
+    from kiosk import housekeeping
+
+    housekeeping.tune_allocator()  # before Kivy, SDL and Mesa allocate anything (see kiosk/housekeeping.py)
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     # Kivy's own ~/.kivy/config.ini is neither read nor written (a setting changed through
     # Kivy's tools would persist there), and it writes no log files of its own: on a Pi the

@@ -32,3 +32,5 @@ def test_a_short_day_with_a_kill_loses_nothing(tmp_path):
     for line in blocks:
         for figure in ("RSS", "heap", "objects", "fds", "threads", "DB", "WAL", "latency p50"):
             assert figure in line, line
+    # the kiosk handed freed memory back on its way Home between groups (kiosk/housekeeping.py)
+    assert re.search(r"trims \[[\d.]+, [\d.]+, [\d.]+\] ms", blocks[0]), blocks[0]

@@ -1,0 +1,69 @@
+"""Memory housekeeping: keep the kiosk's resident size flat over a convention day.
+
+A game on the table builds widgets, text textures and rule state; when the group
+leaves, Python frees them (``App.collect_garbage``), but C's allocator (glibc's
+malloc, which Python, Kivy, SDL and Mesa's software renderer all use) keeps the
+freed memory for the next allocation instead of returning it. Freed blocks sit
+between live ones, so they are rarely at the top of the heap, where malloc would
+give them back by itself. The resident size then climbs to the high-water mark
+of the games played so far although what is in use stays flat (docs/kiosk.md,
+"A convention day", has the measurements). Two remedies:
+
+* ``tune_allocator``, at start-up: every block of 32 KiB or more gets pages of its
+  own (``mmap``), returned to the system the moment it is freed. Those blocks are
+  mostly pixels: a label's text texture (one line of 20 px text 400 px wide is
+  32 KiB), SDL's surfaces, the software renderer's copies. glibc starts that bar
+  at 128 KiB and raises it each time such a block is freed (up to 32 MiB), so
+  after a few screens nearly all of them came from the shared heap and left gaps
+  there. Setting the bar also stops it moving.
+* ``release_memory``, on the way Home (``App.go_home``, after its garbage
+  collection), when nobody is in the middle of an action: ``malloc_trim(0)``
+  returns every whole free page, in the middle of the heap too. It takes 1-10 ms;
+  the pages come back, zeroed, when the next game needs them.
+
+Both are glibc's (Raspberry Pi OS, Debian, Ubuntu); with another C library they
+do nothing. ``MALLOC_MMAP_THRESHOLD_`` in the environment, if set, wins.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+from typing import Any
+
+MMAP_THRESHOLD = 32 * 1024
+"""Blocks this big or bigger get pages of their own, given back when freed."""
+
+M_MMAP_THRESHOLD = -3  # mallopt's parameter number, from glibc's <malloc.h>
+
+TRIMS_MS: list[float] = []
+"""How long each ``release_memory`` took, in milliseconds (the last 100; the soak benchmark reports them)."""
+
+
+def _libc(name: str) -> Any | None:
+    """A function of the C library the kiosk runs on, or None where it has no such function."""
+    try:
+        return getattr(ctypes.CDLL(None), name)
+    except (OSError, AttributeError):
+        return None
+
+
+def tune_allocator() -> bool:
+    """Give big blocks pages of their own (see the module's text); True if the C library took it."""
+    if "MALLOC_MMAP_THRESHOLD_" in os.environ:
+        return False
+    mallopt = _libc("mallopt")
+    return mallopt is not None and mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD) == 1
+
+
+def release_memory() -> bool:
+    """Return the allocator's free pages to the system; True if the C library could."""
+    trim = _libc("malloc_trim")
+    if trim is None:
+        return False
+    start = time.perf_counter()
+    trim(0)
+    TRIMS_MS.append((time.perf_counter() - start) * 1000)
+    del TRIMS_MS[:-100]
+    return True
