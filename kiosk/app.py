@@ -17,6 +17,7 @@ What the app owns:
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import logging
 import os
@@ -117,7 +118,7 @@ def make_app_class():
     from kivy.uix.relativelayout import RelativeLayout
     from kivy.utils import escape_markup as esc
 
-    from kiosk import games
+    from kiosk import games, lessonindex
     from kiosk.recovery import open_store
     from kiosk.store import default_path
     from kiosk.ui import theme
@@ -153,8 +154,7 @@ def make_app_class():
             self.store, self.store_recovery = open_store(path, engines=games.engine_for, commit_behind=True)
             self.startup_problems: list = []  # kiosk.ui.problem.Problem, shown full-screen once ready
             self.exports = path.parent / "exports"
-            self._engines: dict[str, Any] | None = None  # loaded just after the first frame
-            self._broken: set[str] = set()
+            self._engines = games.Engines()  # each imported when first needed, or one a frame after the first
             self.realtime_sim = realtime_sim
             self.runner = None  # the Runner of the game on screen
             self.controller: Controller | None = None
@@ -166,13 +166,8 @@ def make_app_class():
             self.first_frame_at: float | None = None
             self.phones = None  # kiosk.phones.bridge.PhoneBridge while the phone server runs
             self.phones_problem: str | None = None
-            self._phones_tried = False
             self.fleet = None  # kiosk.fleet.stand.StandReporter while the config names a broker (docs/stands.md)
-            from kiosk.sound import CueListener, KivyPlayer, Sounds  # the standard library only: cheap
-
-            # Sound cues (kiosk.sound): the settings are read at each cue, so the operator's changes apply at once.
-            self.sounds = Sounds(lambda: self.config_hw.kiosk, KivyPlayer(Path(data_dir) / "cues" if data_dir else None))
-            self.cues = CueListener(self.sounds, playing=lambda: self.sm.current == "play")
+            self._cue_folder = Path(data_dir) / "cues" if data_dir else None  # see sounds
             from kiosk.watchdog import OnScreen, Watchdog  # the standard library only: cheap
 
             self.watchdog = Watchdog()  # systemd's, fed by drawn frames (inert outside systemd)
@@ -181,6 +176,21 @@ def make_app_class():
 
             self.retention = Retention(self.store, path.parent / "archive.sqlite3",
                                        lambda: self.config_hw.kiosk.keep_finished_days)
+
+        @functools.cached_property
+        def sounds(self):
+            """Sound cues (kiosk.sound), made on first use: opened with the hardware, after the
+            first frame. The settings are read at each cue, so the operator's changes apply at once."""
+            from kiosk.sound import KivyPlayer, Sounds
+
+            return Sounds(lambda: self.config_hw.kiosk, KivyPlayer(self._cue_folder))
+
+        @functools.cached_property
+        def cues(self):
+            """What in a game is heard (kiosk.sound.CueListener), on ``sounds``."""
+            from kiosk.sound import CueListener
+
+            return CueListener(self.sounds, playing=lambda: self.sm.current == "play")
 
         @property
         def config_hw(self):
@@ -311,41 +321,83 @@ def make_app_class():
             Window.bind(on_touch_down=self._on_any_touch)
             Window.bind(on_flip=self._show_only_what_is_saved)
             self._idle_event = Clock.schedule_interval(self._idle_check, 1.0)
+            self._plan_the_rest()
             Clock.schedule_once(self._first_frame, 0)
             self.watchdog.start(Clock, Window)
             return root
 
         def _first_frame(self, *_):
+            """Runs in the first frame's clock tick, just before Home is drawn and shown: from
+            the next frame on, the rest of start-up runs a step a frame (kiosk.later)."""
             self.first_frame_at = time.perf_counter()
-            Clock.schedule_once(lambda dt: self._back_to_the_game(), 0)
+            self.later.start()
 
-        def _back_to_the_game(self) -> None:
-            """Ready, then, if the last run ended without closing (a hang the watchdog killed, a
-            crash, a cut cable), back into the game it had on screen (kiosk.watchdog.OnScreen)."""
-            self.ready()
-            if self.sm.current == "home" and self.runner is None:
-                sid = self.on_screen.to_resume(within_s=self.config_hw.kiosk.idle_attract_s)
-                if sid is not None:
-                    log.warning("the kiosk did not close cleanly; resuming session %s, which was on screen", sid)
-                    self.resume(sid)
+        def _plan_the_rest(self) -> None:
+            """What the first frame does not wait for, in the order the table needs it.
+
+            The table first: the configuration, the pads and the tray (a press is buffered
+            by the controller from then on, see kiosk/controller.py) and a restart back into
+            the game on screen. Then the engines, one a frame (a tap on a game's button
+            imports its own at once), the play screen, the phones and the convention's
+            broker, the lessons' full check, the sound files; last, while still no game
+            exists, start-up's objects are frozen out of the collector's sight."""
+            from kiosk.later import Later
+
+            self.later = Later(lambda step: Clock.schedule_once(lambda dt: step(), 0))
+            self.later.add("table", self._open_table)
+            for game in self._engines.pending():
+                self.later.add(f"engine {game}", lambda game=game: self._load_engine(game))
+            self.later.add("play screen", lambda: self.play.show_sim_button(self.sim_pads is not None or
+                                                                            self.sim_tray is not None))
+            self.later.add("phones", self._open_phones_and_fleet)
+            self.later.add("lessons", self._check_lessons)
+            self.later.add("sound", lambda: self.sounds.player.prepare())  # made on a worker thread the first time
+            self.later.add("freeze", self._freeze_startup, idle_only=True)
 
         def ready(self) -> None:
-            """Everything the first frame did not need: the configuration, the hardware, the engines."""
+            """Whatever start-up has not done yet (the configuration, the hardware, the engines,
+            phones...), done now: for a touch or a restart that needs it before its turn."""
+            self.later.finish()
+
+        def _open_table(self) -> None:
+            """The configuration and the hardware; then, if the last run ended without closing (a
+            hang the watchdog killed, a crash, a cut cable), back into the game it had on screen
+            (kiosk.watchdog.OnScreen), before any press the hardware buffered is handled."""
             _ = self.config_hw  # a bad configuration file is found here, before any hardware opens
             if self.controller is None:
                 self._open_hardware()
-                self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
                 if self.hardware_problems and self.sm.current == "home":
                     self.home.rebuild()  # name what failed to open
                 shown = self._show_startup_problems()
                 if not shown and self.is_pi and self._hardware_confirmed() is None:
                     self.open_hwsetup()  # the first start on a Pi: find the tray, learn the pads
-            if not self._phones_tried:
-                self._phones_tried = True
-                self._open_phones()
-                self._open_fleet()
-            self._load_engines()
-            self.sounds.player.prepare()  # the cue files, made on a worker thread the first time
+            if self.sm.current == "home" and self.runner is None:
+                sid = self.on_screen.to_resume(within_s=self.config_hw.kiosk.idle_attract_s)
+                if sid is not None:
+                    log.warning("the kiosk did not close cleanly; resuming session %s, which was on screen", sid)
+                    self.ready()
+                    self._freeze_startup()  # before the game's objects exist (see _freeze_startup)
+                    self.resume(sid)
+
+        def _open_phones_and_fleet(self) -> None:
+            self._open_phones()
+            self._open_fleet()
+
+        def _freeze_startup(self) -> None:
+            """What start-up built (Kivy, the home screen, the engines' tables) lives as long as
+            the kiosk. Frozen out of the collector's sight, a full collection scans only what
+            play made since; before, one stalled the screen for 60-250 ms every few minutes of
+            play. Once only, and only while no game exists: anything frozen is never freed, so
+            a game's widgets and log must never be (a game begun in the first moments, before
+            this step's turn, leaves start-up unfrozen; the collections still run)."""
+            if getattr(self, "_frozen", False):
+                return
+            self._frozen = True
+            if self.runner is not None or self.coach is not None:
+                log.info("start-up's objects are not frozen: a game began before start-up had finished")
+                return
+            gc.collect()
+            gc.freeze()
 
         def _show_startup_problems(self) -> bool:
             """Once, at start-up: a damaged store or a bad config gets the full-screen explanation.
@@ -492,35 +544,25 @@ def make_app_class():
         operator = property(lambda self: self._screen("operator"))
         attract = property(lambda self: self._screen("attract"))
 
-        # -- games: the menu shows at once, engines load right after the first frame ----
+        # -- games: the menu shows at once, each engine loads when needed or in its turn ----
 
-        def _load_engines(self) -> None:
-            if self._engines is None:
-                self._engines = games.available()
-                if self.sm.current == "home":
-                    self.home.rebuild()
-                # The last of start-up: what it built (Kivy, the home screen, the engines'
-                # tables) lives as long as the kiosk. Frozen out of the collector's sight, a
-                # full collection scans only what play made since; before, one stalled the
-                # screen for 60-250 ms every few minutes of play. Once only: anything frozen
-                # is never freed, so a game's widgets and log must never be.
-                gc.collect()
-                gc.freeze()
+        def _load_engine(self, game: str) -> None:
+            """Import ``game``'s engine now (start-up's turn for it); one that fails leaves Home."""
+            if game not in self._engines and self.sm.current == "home":
+                self.home.rebuild()  # the broken game's card goes
 
         @property
-        def engines(self) -> dict[str, Any]:
-            self._load_engines()
+        def engines(self):
+            """Every playable game's engine by name (kiosk.games.Engines): ``engines[game]``
+            imports that game's engine if it is not loaded yet, and only that one."""
             return self._engines
 
         def menu(self) -> list[tuple[str, str]]:
-            """(game, title) for the home screen, without waiting for the engines."""
-            if self._engines is not None:
-                return [(g, e.title) for g, e in self._engines.items()]
-            return [(g, games.MENU_TITLES.get(g, g)) for g in games.modules()]
+            """(game, title) for the home screen, without importing any engine."""
+            return self._engines.menu()
 
         def title_of(self, game: str) -> str:
-            engine = (self._engines or {}).get(game)
-            return engine.title if engine else games.MENU_TITLES.get(game, game)
+            return self._engines.title(game)
 
         def _close_hardware(self) -> None:
             """Stop listening to the pads and the tray and close them; one already gone is only logged."""
@@ -727,23 +769,40 @@ def make_app_class():
 
         coach = None  # the coach bar (kiosk.ui.coach.CoachBar) while a lesson is on
 
+        def _lesson_folders(self) -> list[Path]:
+            return [lessonindex.SHIPPED, self.exports.parent / "lessons"]  # shipped, then the designer's own
+
         def lesson_for(self, game: str):
-            """The lesson Home offers for ``game`` (shipped in lessons/, or the data folder's lessons/)."""
+            """The lesson Home offers for ``game`` (shipped in lessons/, or the data folder's lessons/):
+            until start-up has checked the lessons, only its file's game and length (kiosk.lessonindex)."""
+            if getattr(self, "_lessons", None) is None:
+                self._lessons = lessonindex.offers(self._lesson_folders())
+            return next((item for item in self._lessons if item.game == game), None)
+
+        def _check_lessons(self) -> None:
+            """Start-up's turn to check every lesson fully; one that fails is named in the log and
+            its button leaves Home."""
             from kiosk import lesson
 
-            if getattr(self, "_lessons", None) is None:
-                self._lessons = lesson.listing([lesson.SHIPPED, self.exports.parent / "lessons"])
-                for item in self._lessons:
-                    if item.problem:
-                        log.warning("lesson not offered: %s", item.problem)
-            return next((i.lesson for i in self._lessons if i.lesson and i.lesson.game == game), None)
+            offered = [(item.game, item.minutes) for item in self._lessons or []]
+            listed = lesson.listing(self._lesson_folders())
+            for item in listed:
+                if item.problem:
+                    log.warning("lesson not offered: %s", item.problem)
+            self._lessons = [item.lesson for item in listed if item.lesson]
+            if [(item.game, item.minutes) for item in self._lessons] != offered and self.sm.current == "home":
+                self.home.rebuild()
 
         def start_lesson(self, lesson) -> None:
-            """Play the lesson's scenario on a LessonRunner, with the coach under the play screen."""
-            from kiosk.lesson import LessonError, LessonRunner
+            """Play the lesson's scenario on a LessonRunner, with the coach under the play screen.
+            ``lesson`` is a checked ``kiosk.lesson.Lesson``, or Home's ``lessonindex.Offer`` (a tap
+            before start-up checked the lessons), checked here."""
+            from kiosk.lesson import LessonError, LessonRunner, load
             from kiosk.ui.coach import CoachBar
 
             try:
+                if isinstance(lesson, lessonindex.Offer):
+                    lesson = load(lesson.path)
                 runner = LessonRunner.begin(self.store, lesson)
             except LessonError as err:
                 self.message(str(err))
