@@ -335,7 +335,7 @@ def make_app_class():
         def _plan_the_rest(self) -> None:
             """What the first frame does not wait for, in the order the table needs it.
 
-            The table first: the configuration, the pads and the tray (a press is buffered
+            The table first: the configuration, then the pads and the tray (a press is buffered
             by the controller from then on, see kiosk/controller.py) and a restart back into
             the game on screen. Then the engines, one a frame (a tap on a game's button
             imports its own at once), the play screen, the phones and the convention's
@@ -344,6 +344,7 @@ def make_app_class():
             from kiosk.later import Later
 
             self.later = Later(lambda step: Clock.schedule_once(lambda dt: step(), 0))
+            self.later.add("configuration", lambda: self.config_hw)  # pydantic and the site file: a step of its own
             self.later.add("table", self._open_table)
             for game in self._engines.pending():
                 self.later.add(f"engine {game}", lambda game=game: self._load_engine(game))

@@ -42,7 +42,7 @@ def test_the_first_frame_is_home_complete_without_engines_pydantic_phones_or_sou
     line = next((x for x in done.stdout.splitlines() if x.startswith("FIRST_FRAME ")), None)
     assert line, done.stderr[-2000:]
     seen = json.loads(line.split(" ", 1)[1])
-    assert seen["screen"] == "home" and seen["waiting"][0] == "table"  # nothing of the rest has run
+    assert seen["screen"] == "home" and seen["waiting"][:2] == ["configuration", "table"]  # nothing of the rest has run
     for game in PLAYED:  # each game's card, whole: its buttons are there to touch
         assert {f"home:new:{game}", f"home:learn:{game}", f"home:rules:{game}"} <= set(seen["tags"])
     assert len(seen["resume"]) == 1 and "Resume The Even/Odd case game" in seen["resume"][0]
@@ -87,12 +87,12 @@ def rest_of_startup(app) -> None:
 
 def test_a_tap_on_new_game_in_the_first_frame_opens_it_and_the_game_starts(fresh):
     app = fresh()
-    assert app.later.waiting[0] == "table" and app.controller is None
+    assert app.later.waiting[:2] == ["configuration", "table"] and app.controller is None
     drive.tap_now("home:new:even-odd")  # before any frame after the first: its engine loads on the spot
     assert app.sm.current == "setup" and app.setup_screen.game == "even-odd"
     assert "even-odd" not in app.engines.pending() and "hell-for-leather" in app.engines.pending()
     assert drive.find_all("setup:start")
-    assert app.later.waiting[0] == "table"  # the tap did not wait for the rest of start-up
+    assert app.later.waiting[:2] == ["configuration", "table"]  # the tap did not wait for the rest of start-up
     drive.pump(1)
     drive.tap_now("setup:start")  # the rest (the pads and the tray first) loads before the game attaches
     assert app.sm.current == "play" and app.runner.engine.game == "even-odd"
