@@ -672,6 +672,7 @@ def make_app_class():
             self.show_screen("home")
 
         def on_stop(self) -> None:
+            self.later.cancel()  # start-up steps still waiting open nothing now
             self._close_phones()
             if self.fleet is not None:
                 self.fleet.close()  # "offline", said by the stand itself
@@ -710,6 +711,11 @@ def make_app_class():
             self.collect_garbage()
 
         def open_setup(self, game: str) -> None:
+            if game not in self.engines:  # its engine is imported here if start-up has not yet
+                self.message(f"{self.title_of(game)} cannot be played on this kiosk: its rules did not load "
+                             "(the log says why).", refused=True)
+                self.home.rebuild()  # its card goes
+                return
             self.setup_screen.load(game)
             self.show_screen("setup")
 

@@ -61,7 +61,14 @@ class Later:
             self._ticking = True
             self._schedule(self._tick)
 
+    def cancel(self) -> None:
+        """Drop every step still waiting (the kiosk is closing: nothing more may open)."""
+        self._steps.clear()
+        self._ticking = False
+
     def _tick(self) -> None:
+        if not self._ticking:  # cancelled since this tick was scheduled
+            return
         if self._steps:
             self._run(self._steps.popleft())
         if self._steps:

@@ -101,6 +101,15 @@ def test_a_tap_on_new_game_in_the_first_frame_opens_it_and_the_game_starts(fresh
     assert app.engines.pending() == [] and app.runner.engine.game == "even-odd"
 
 
+def test_a_game_whose_engine_does_not_load_says_so_when_tapped_and_leaves_home(fresh, monkeypatch):
+    monkeypatch.setenv("TABLE_NOIR_EXTRA_GAMES", "toy=tests.rules.toy,broken=tests.kiosk.no_such_engine")
+    app = fresh()
+    drive.tap_now("home:new:broken")  # listed before its engine was tried
+    assert app.sm.current == "home" and app.runner is None
+    assert "broken cannot be played on this kiosk" in app.toast_text.text
+    assert not drive.find_all("home:new:broken") and drive.find_all("home:new:toy")
+
+
 def test_a_lesson_that_fails_its_check_leaves_home_and_a_tap_before_says_why(fresh, tmp_path):
     broken = tmp_path / "lessons" / "mine.toml"
     broken.write_text('game = "toy"\ntitle = "Learn the toy"\nminutes = 2\nscenario = "nowhere.toml"\n\n'
@@ -140,3 +149,13 @@ def test_a_step_that_finishes_start_up_itself_runs_the_rest_once():
     later.add("freeze", lambda: ran.append("freeze"), idle_only=True)
     later.finish()
     assert ran == ["table", "engines"] and later.waiting == ["freeze"]
+
+
+def test_a_cancelled_later_runs_nothing_more():
+    ticks, ran = [], []
+    later = Later(ticks.append)
+    later.add("phones", lambda: ran.append("phones"))
+    later.start()
+    later.cancel()  # the kiosk closed before the step's turn
+    ticks.pop(0)()
+    assert ran == [] and later.waiting == [] and ticks == []
