@@ -21,6 +21,12 @@ spawned and stops:
   does not hide it: this number shows it.
 
 The kiosk's data folder is reused across runs (an existing store, as at a table).
+Modules load from bytecode, as on a table (pip compiles an installed package; an
+editable checkout writes ``__pycache__``): the children get their own bytecode
+folder (``PYTHONPYCACHEPREFIX``), filled by the warm-up runs, whatever
+``PYTHONDONTWRITEBYTECODE`` says here. ``--source`` compiles every module from
+source at each start instead, which costs the kiosk (its own code) and not the
+empty app.
 ``--code DIR`` runs the kiosk from another checkout (e.g. the code before a change,
 ``git archive COMMIT | tar -x -C DIR``) beside this one, in the same interleaved run;
 code from before ``kiosk.later`` counts "all loaded" from its engines being loaded.
@@ -107,9 +113,18 @@ Timed(data_dir={data!r}, force_sim=True).run()
 """
 
 
+BYTECODE = {"folder": ""}
+"""Where the children keep compiled modules (``PYTHONPYCACHEPREFIX``), or "" to compile from source."""
+
+
 def once(code: str) -> tuple[float, float]:
     """Seconds to the first frame and to everything loaded, in a fresh process."""
     env = {**os.environ, "KIVY_LOG_MODE": "PYTHON", "KIVY_NO_ARGS": "1"}
+    if BYTECODE["folder"]:  # as at a table: modules load from bytecode compiled on the first run
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = BYTECODE["folder"]
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
     folder = Path(tempfile.mkdtemp(prefix="tn-startup-run-"))
     script = folder / "app_under_test.py"  # Kivy's App wants a real file for its class
     script.write_text(code)
@@ -139,7 +154,10 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--code", help="also time the kiosk from this checkout (the code before a change)")
+    parser.add_argument("--source", action="store_true",
+                        help="compile every module from source at each start (no bytecode cache)")
     args = parser.parse_args()
+    BYTECODE["folder"] = "" if args.source else tempfile.mkdtemp(prefix="tn-startup-pyc-")
     data = tempfile.mkdtemp(prefix="tn-startup-")
     kiosks = {"this kiosk": KIOSK.format(root=str(ROOT), data=data)}
     if args.code:
@@ -155,7 +173,8 @@ def main() -> int:
         for name, code in kiosks.items():
             times[name].append(once(code))
     e = statistics.median(empty)
-    print(f"start-up, median of {args.runs} interleaved runs (aim: first frame within 1.25x of an empty Kivy app)")
+    print(f"start-up, median of {args.runs} interleaved runs (aim: first frame within 1.25x of an empty Kivy app); "
+          + ("every module compiled from source at each start" if args.source else "modules from bytecode"))
     print(f"  empty Kivy app, first frame      {e * 1000:6.0f} ms   (runs: {_ms(empty)})")
     for name, runs in times.items():
         first, loaded = [f for f, _ in runs], [a for _, a in runs]
