@@ -123,6 +123,32 @@ def test_a_lesson_that_fails_its_check_leaves_home_and_a_tap_before_says_why(fre
     assert not drive.find_all("home:learn:toy") and drive.find_all("home:learn:even-odd")
 
 
+def test_a_press_as_the_pads_open_reaches_the_game_a_restart_resumes(fresh, tmp_path):
+    """The pads, the tray and the restart into the game on screen are one step: a press the
+    controller queued as the pads opened is handled after the resume, by the resumed game."""
+    from kiosk.rules import Session
+    from kiosk.store import Store
+    from kiosk.watchdog import OnScreen
+
+    store = Store(tmp_path / "sessions.sqlite3", engines=games.engine_for)
+    sid = store.create(Session(games.engine_for("even-odd"), {"seed": 2}))
+    OnScreen(store).showing(sid)  # on screen when the last run ended without closing
+    store.close()
+    app = fresh()
+    opened, handled = app._open_hardware, []
+
+    def open_and_press():
+        opened()
+        app.controller.on_handled.append(lambda h: handled.append((type(h.event).__name__, app.controller.runner)))
+        app.sim_pads.tap(1, "black")
+
+    app._open_hardware = open_and_press
+    rest_of_startup(app)
+    assert app.sm.current == "play" and app.runner.sid == sid
+    assert [kind for kind, _ in handled] == ["ButtonPressed", "ButtonReleased"]
+    assert all(runner is app.runner for _, runner in handled)
+
+
 def test_later_runs_a_step_a_tick_and_finish_runs_the_rest_but_the_idle_ones():
     ticks, ran, done = [], [], []
     later = Later(ticks.append)
