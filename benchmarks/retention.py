@@ -47,10 +47,14 @@ class Timed(App):
         if not self.timing["first"]:
             self.timing["first"] = True
             print("FIRST_FRAME", flush=True)
-        elif self._engines is not None and self.sm.current == "home":
+        elif self.loaded() and self.sm.current == "home":
             print("HOME_READY", len(self.store.unfinished()), flush=True)
             os._exit(0)
         Window.canvas.ask_update()
+
+    def loaded(self):
+        later = getattr(self, "later", None)  # kiosk.later: the rest of start-up, a step a frame
+        return later.done_at is not None if later is not None else self._engines is not None  # older code
 
 Timed(data_dir={data!r}, config_path={config!r}, force_sim=True).run()
 """

@@ -13,6 +13,7 @@ Importing this module imports Kivy's window, so only ``kiosk.launch`` imports it
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import time
@@ -50,6 +51,9 @@ if TYPE_CHECKING:
     from kiosk.controller import Controller, Handled
     from kiosk.fleet.stand import StandReporter
     from kiosk.lesson import Lesson
+    from kiosk.lessonindex import Offer
+    from kiosk.sound import CueListener, Sounds
+    from kiosk.ui.simpanel import SimPanel
     from kiosk.phones.bridge import PhoneBridge
     from kiosk.runner import Runner
 
@@ -135,14 +139,12 @@ class TableNoirApp(App):
         self.store, self.store_recovery = open_store(path, engines=games.engine_for, commit_behind=True)
         self.startup_problems: list[Problem] = []  # shown full-screen once ready
         self.exports = path.parent / "exports"
-        self._engines: dict[str, Any] | None = None  # loaded just after the first frame
-        self._broken: set[str] = set()
+        self._engines = games.Engines()  # each imported when first needed, or one a frame after the first
         self.realtime_sim = realtime_sim
         self.runner: Runner | None = None  # the game on screen
         self.overlays: list[Any] = []
         self.before_attract = "home"
         self.first_frame_at: float | None = None
-        self._phones_tried = False
         self.fleet: StandReporter | None = None  # while the config names a broker (docs/stands.md)
 
         # The parts (kiosk.parts). The configuration is read on first use, right after the first frame.
@@ -164,11 +166,7 @@ class TableNoirApp(App):
         self.keys = Keys(self.idle.touched, lambda: self.toggle_sim(),
                          lambda: self.sim_pads if self.sim_panel is not None else None, self._typing)
 
-        from kiosk.sound import CueListener, KivyPlayer, Sounds  # the standard library only: cheap
-
-        # Sound cues (kiosk.sound): the settings are read at each cue, so the operator's changes apply at once.
-        self.sounds = Sounds(lambda: self.config_hw.kiosk, KivyPlayer(Path(data_dir) / "cues" if data_dir else None))
-        self.cues = CueListener(self.sounds, playing=lambda: self.sm.current == "play")
+        self._cue_folder = Path(data_dir) / "cues" if data_dir else None  # see sounds
         from kiosk.watchdog import OnScreen, Watchdog  # the standard library only: cheap
 
         self.watchdog = Watchdog()  # systemd's, fed by drawn frames (inert outside systemd)
@@ -178,6 +176,21 @@ class TableNoirApp(App):
         self.retention = Retention(self.store, path.parent / "archive.sqlite3",
                                    lambda: self.config_hw.kiosk.keep_finished_days)
         self.sessions = Sessions(self.store, lambda: self.engines, self.retention)
+
+    @functools.cached_property
+    def sounds(self) -> Sounds:
+        """Sound cues (kiosk.sound), made on first use: opened with the hardware, after the
+        first frame. The settings are read at each cue, so the operator's changes apply at once."""
+        from kiosk.sound import KivyPlayer, Sounds
+
+        return Sounds(lambda: self.config_hw.kiosk, KivyPlayer(self._cue_folder))
+
+    @functools.cached_property
+    def cues(self) -> CueListener:
+        """What in a game is heard (kiosk.sound.CueListener), on ``sounds``."""
+        from kiosk.sound import CueListener
+
+        return CueListener(self.sounds, playing=lambda: self.sm.current == "play")
 
     # -- settings (kiosk.parts.settings) ---------------------------------------------
 
@@ -201,10 +214,9 @@ class TableNoirApp(App):
 
     # -- building -----------------------------------------------------------
 
-    def build(self):
+    def build(self) -> RelativeLayout:
         Window.clearcolor = theme.BG
-        self.hardware_problems: list[str] = []
-        """What failed to open, in words for the operator (the home screen shows it)."""
+        self.hardware_problems = []  # what failed to open, in words for the operator (Home shows it)
         theme.crisp()
         theme.remember_word_widths()
         self.controller = None  # the hardware opens right after the first frame (see _first_frame)
@@ -218,7 +230,7 @@ class TableNoirApp(App):
 
         Window.set_vkeyboard_class(TableKeyboard)  # finger-sized keys
         root.add_widget(self.sm)
-        self.sim_panel = None
+        self.sim_panel: SimPanel | None = None  # the simulated table's panel, while it is open
         self.toast = Filled(size_hint=(0.9, None), height=0, pos_hint={"center_x": 0.5, "y": 0.02},
                             bg=(0.25, 0.1, 0.1, 0.95), padding=px(6), opacity=0)
         self.toast_text = Text("", size=16, fit=False)
@@ -229,41 +241,87 @@ class TableNoirApp(App):
         Window.bind(on_touch_down=self._on_any_touch)
         Window.bind(on_flip=self._show_only_what_is_saved)
         self._idle_event = Clock.schedule_interval(self._idle_check, 1.0)
+        self._plan_the_rest()
         Clock.schedule_once(self._first_frame, 0)
         self.watchdog.start(Clock, Window)
         return root
 
-    def _first_frame(self, *_):
+    def _first_frame(self, *_: Any) -> None:
+        """Runs in the first frame's clock tick, just before Home is drawn and shown: from
+        the next frame on, the rest of start-up runs a step a frame (kiosk.later)."""
         self.first_frame_at = time.perf_counter()
-        Clock.schedule_once(lambda dt: self._back_to_the_game(), 0)
+        self.later.start()
 
-    def _back_to_the_game(self) -> None:
-        """Ready, then, if the last run ended without closing (a hang the watchdog killed, a
-        crash, a cut cable), back into the game it had on screen (kiosk.watchdog.OnScreen)."""
-        self.ready()
-        if self.sm.current == "home" and self.runner is None:
-            sid = self.on_screen.to_resume(within_s=self.config_hw.kiosk.idle_attract_s)
-            if sid is not None:
-                log.warning("the kiosk did not close cleanly; resuming session %s, which was on screen", sid)
-                self.resume(sid)
+    def _plan_the_rest(self) -> None:
+        """What the first frame does not wait for, in the order the table needs it.
+
+        The table first: the configuration, then the pads and the tray (a press is buffered
+        by the controller from then on, see kiosk/controller.py) and a restart back into
+        the game on screen. Then the engines, one a frame (a tap on a game's button
+        imports its own at once), the play screen, the phones and the convention's
+        broker, the lessons' full check, the sound files; last, while still no game
+        exists, start-up's objects are frozen out of the collector's sight."""
+        from kiosk.later import Later
+
+        self.later = Later(lambda step: Clock.schedule_once(lambda dt: step(), 0))
+        self.later.add("configuration", self._read_config)  # pydantic and the site file: a step of its own
+        self.later.add("table", self._open_table)
+        for game in self._engines.pending():
+            self.later.add(f"engine {game}", functools.partial(self._load_engine, game))
+        self.later.add("play screen", lambda: self.play.show_sim_button(self.sim_pads is not None or
+                                                                        self.sim_tray is not None))
+        self.later.add("phones", self._open_phones_and_fleet)
+        self.later.add("lessons", self._check_lessons)
+        self.later.add("sound", lambda: self.sounds.player.prepare())  # made on a worker thread the first time
+        self.later.add("freeze", self._freeze_startup, idle_only=True)
 
     def ready(self) -> None:
-        """Everything the first frame did not need: the configuration, the hardware, the engines."""
+        """Whatever start-up has not done yet (the configuration, the hardware, the engines,
+        phones...), done now: for a touch or a restart that needs it before its turn."""
+        self.later.finish()
+
+    def _read_config(self) -> None:
+        _ = self.config_hw  # read on first use (kiosk.parts.settings)
+
+    def _open_table(self) -> None:
+        """The configuration and the hardware; then, if the last run ended without closing (a
+        hang the watchdog killed, a crash, a cut cable), back into the game it had on screen
+        (kiosk.watchdog.OnScreen), before any press the hardware buffered is handled."""
         _ = self.config_hw  # a bad configuration file is found here, before any hardware opens
         if self.controller is None:
             self._open_hardware()
-            self.play.show_sim_button(self.sim_pads is not None or self.sim_tray is not None)
             if self.hardware_problems and self.sm.current == "home":
                 self.home.rebuild()  # name what failed to open
             shown = self._show_startup_problems()
             if not shown and self.is_pi and self._hardware_confirmed() is None:
                 self.open_hwsetup()  # the first start on a Pi: find the tray, learn the pads
-        if not self._phones_tried:
-            self._phones_tried = True
-            self._open_phones()
-            self._open_fleet()
-        self._load_engines()
-        self.sounds.player.prepare()  # the cue files, made on a worker thread the first time
+        if self.sm.current == "home" and self.runner is None:
+            sid = self.on_screen.to_resume(within_s=self.config_hw.kiosk.idle_attract_s)
+            if sid is not None:
+                log.warning("the kiosk did not close cleanly; resuming session %s, which was on screen", sid)
+                self.ready()
+                self._freeze_startup()  # before the game's objects exist (see _freeze_startup)
+                self.resume(sid)
+
+    def _open_phones_and_fleet(self) -> None:
+        self._open_phones()
+        self._open_fleet()
+
+    def _freeze_startup(self) -> None:
+        """What start-up built (Kivy, the home screen, the engines' tables) lives as long as
+        the kiosk. Frozen out of the collector's sight, a full collection scans only what
+        play made since; before, one stalled the screen for 60-250 ms every few minutes of
+        play. Once only, and only while no game exists: anything frozen is never freed, so
+        a game's widgets and log must never be (a game begun in the first moments, before
+        this step's turn, leaves start-up unfrozen; the collections still run)."""
+        if getattr(self, "_frozen", False):
+            return
+        self._frozen = True
+        if self.runner is not None or self.coach is not None:
+            log.info("start-up's objects are not frozen: a game began before start-up had finished")
+            return
+        gc.collect()
+        gc.freeze()
 
     def _show_startup_problems(self) -> bool:
         """Once, at start-up: a damaged store or a bad config gets the full-screen explanation.
@@ -364,36 +422,25 @@ class TableNoirApp(App):
     operator = property(lambda self: self._screen("operator"))
     attract = property(lambda self: self._screen("attract"))
 
-    # -- games: the menu shows at once, engines load right after the first frame ----
+    # -- games: the menu shows at once, each engine loads when needed or in its turn ----
 
-    def _load_engines(self) -> None:
-        if self._engines is None:
-            self._engines = games.available()
-            if self.sm.current == "home":
-                self.home.rebuild()
-            # The last of start-up: what it built (Kivy, the home screen, the engines'
-            # tables) lives as long as the kiosk. Frozen out of the collector's sight, a
-            # full collection scans only what play made since; before, one stalled the
-            # screen for 60-250 ms every few minutes of play. Once only: anything frozen
-            # is never freed, so a game's widgets and log must never be.
-            gc.collect()
-            gc.freeze()
+    def _load_engine(self, game: str) -> None:
+        """Import ``game``'s engine now (start-up's turn for it); one that fails leaves Home."""
+        if game not in self._engines and self.sm.current == "home":
+            self.home.rebuild()  # the broken game's card goes
 
     @property
-    def engines(self) -> dict[str, Any]:
-        self._load_engines()
-        assert self._engines is not None
+    def engines(self) -> games.Engines:
+        """Every playable game's engine by name (kiosk.games.Engines): ``engines[game]``
+        imports that game's engine if it is not loaded yet, and only that one."""
         return self._engines
 
     def menu(self) -> list[tuple[str, str]]:
-        """(game, title) for the home screen, without waiting for the engines."""
-        if self._engines is not None:
-            return [(g, e.title) for g, e in self._engines.items()]
-        return [(g, games.MENU_TITLES.get(g, g)) for g in games.modules()]
+        """(game, title) for the home screen, without importing any engine."""
+        return self._engines.menu()
 
     def title_of(self, game: str) -> str:
-        engine = (self._engines or {}).get(game)
-        return engine.title if engine else games.MENU_TITLES.get(game, game)
+        return self._engines.title(game)
 
     # -- the pads and the tray (kiosk.parts.devices) ----------------------------------
 
@@ -444,6 +491,7 @@ class TableNoirApp(App):
         self.show_screen("home")
 
     def on_stop(self) -> None:
+        self.later.cancel()  # start-up steps still waiting open nothing now
         self._close_phones()
         if self.fleet is not None:
             self.fleet.close()  # "offline", said by the stand itself
@@ -485,6 +533,11 @@ class TableNoirApp(App):
         housekeeping.release_memory()
 
     def open_setup(self, game: str) -> None:
+        if game not in self.engines:  # its engine is imported here if start-up has not yet
+            self.message(f"{self.title_of(game)} cannot be played on this kiosk: its rules did not load "
+                         "(the log says why).", refused=True)
+            self.home.rebuild()  # its card goes
+            return
         self.setup_screen.load(game)
         self.show_screen("setup")
 
@@ -537,17 +590,25 @@ class TableNoirApp(App):
 
     coach = None  # the coach bar (kiosk.ui.coach.CoachBar) while a lesson is on
 
-    def lesson_for(self, game: str) -> Lesson | None:
-        """The lesson Home offers for ``game`` (kiosk.parts.lessons)."""
+    def lesson_for(self, game: str) -> Lesson | Offer | None:
+        """The lesson Home offers for ``game`` (kiosk.parts.lessons): until start-up has checked
+        the lessons, only its file's game and length (kiosk.lessonindex)."""
         return self.lessons.for_game(game)
 
-    def start_lesson(self, lesson) -> None:
-        """Play the lesson's scenario on a LessonRunner, with the coach under the play screen."""
+    def _check_lessons(self) -> None:
+        """Start-up's turn to check every lesson fully; one that fails is named in the log and
+        its button leaves Home."""
+        if self.lessons.check() and self.sm.current == "home":
+            self.home.rebuild()
+
+    def start_lesson(self, lesson: Lesson | Offer) -> None:
+        """Play the lesson's scenario on a LessonRunner, with the coach under the play screen.
+        A lesson Home offered before start-up checked the lessons is checked here."""
         from kiosk.lesson import LessonError, LessonRunner
         from kiosk.ui.coach import CoachBar
 
         try:
-            runner = LessonRunner.begin(self.store, lesson)
+            runner = LessonRunner.begin(self.store, self.lessons.load(lesson))
         except LessonError as err:
             self.message(str(err))
             return

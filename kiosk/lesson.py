@@ -45,11 +45,9 @@ from kiosk import scenario as scenarios
 from kiosk.rules import RuleError, engine_for
 from kiosk.rules.core import Action, Event, Prompt
 
+from .lessonindex import SHIPPED as SHIPPED  # the shipped lessons' folder, named where lessons are read
 from .runner import Change, Runner
 from .store import Store
-
-SHIPPED = Path(__file__).resolve().parents[1] / "lessons"
-"""The lessons that come with the project (one per game)."""
 
 RULE = "lesson"
 """The rule a refusal during a lesson names: the step asks for something else."""

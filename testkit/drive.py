@@ -14,7 +14,10 @@ import time
 from typing import Any, Iterator
 
 
-def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool = False, maxfps: int = 0, **kw: Any):
+def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool = False, maxfps: int = 0,
+          at_first_frame: bool = False, **kw: Any):
+    """A kiosk ready to drive: everything loaded, or with ``at_first_frame`` just its first
+    frame run (Home drawn; the rest of start-up, kiosk.later, still waiting its turn)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
     from kiosk.launch import app_class, configure
 
@@ -24,6 +27,9 @@ def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool 
     app = app_class()(data_dir=data_dir, force_sim=True, realtime_sim=realtime_sim, **kw)
     app._run_prepare()
     EventLoop.window.size = size  # the first app's window is reused; keep its size honest
+    if at_first_frame:
+        pump(1)
+        return app
     pump(2)
     app.ready()  # what the app does right after its first frame, done now for a deterministic start
     pump(1)
@@ -98,6 +104,22 @@ def tap_at(x: float, y: float) -> None:
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     touch.touch_up()
+
+
+def tap_now(tag: str) -> None:
+    """Touch a widget where it is drawn now, with no frame run first (``press`` lets layouts
+    settle for a few frames): a finger on the very first frame. Raises ``AssertionError`` if
+    the touch did not reach it."""
+    w = find(tag)
+    hits = []
+    mark = lambda *_: hits.append(1)  # noqa: E731
+    w.fbind("on_release", mark)
+    try:
+        _as_if_waited()
+        tap_at(*w.to_window(*w.center))
+    finally:
+        w.funbind("on_release", mark)
+    assert hits, f"the touch did not reach {tag!r}"
 
 
 def press(tag_or_widget, frames: int = 1) -> None:

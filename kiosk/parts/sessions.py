@@ -10,7 +10,7 @@ it; the operator's settings stay. Nothing here imports Kivy.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 if TYPE_CHECKING:
     from kiosk.retention import Retention
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class Sessions:
     """Starts and clears the games of ``store``; ``engines()`` gives the games this kiosk offers."""
 
-    def __init__(self, store: Store, engines: Callable[[], dict[str, Engine]], retention: Retention) -> None:
+    def __init__(self, store: Store, engines: Callable[[], Mapping[str, Engine]], retention: Retention) -> None:
         self.store, self.engines, self.retention = store, engines, retention
 
     def new(self, game: str, setup: dict[str, Any]) -> Runner:

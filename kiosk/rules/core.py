@@ -35,21 +35,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """'1 point', '3 points': a count with its noun, never 'point(s)' on a screen."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
-def possessive(name: object) -> str:
-    """'Bo's', 'Iron Widows'': a name's possessive as a reader expects it, never 'Widows's'."""
-    text = str(name)
-    return f"{text}'" if text.endswith("s") else f"{text}'s"
-
-
-def change(before: object, after: object) -> str:
-    """'from 2 to 3': how a number or a level moved, in words (never '2 -> 3' on a screen)."""
-    return f"from {before} to {after}"
+from .words import change as change, plural as plural, possessive as possessive  # the engines import them from here
 
 
 class RuleError(Exception):

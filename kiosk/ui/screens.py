@@ -22,7 +22,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc, get_hex_from_color
 
-from kiosk.rules.core import plural
+from kiosk.rules.words import plural  # not the core: the home screen is drawn before pydantic loads
 
 from . import theme
 from .fields import (ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled,
@@ -55,7 +55,8 @@ class HomeScreen(Screen):
         games changed, or when they must make room for unfinished games (or may have it back)."""
         menu = self.app.menu()
         unfinished = self.app.store.unfinished() if self.app.store else []
-        layout = (menu, len(unfinished) > 1)  # one waiting game fits above the full cards
+        lessons = [getattr(self.app.lesson_for(game), "minutes", None) for game, _title in menu]
+        layout = (menu, lessons, len(unfinished) > 1)  # one waiting game fits above the full cards
         if getattr(self, "_layout", None) != layout:
             self._layout = layout
             self._build(menu, compact=len(unfinished) > 1)
@@ -108,11 +109,11 @@ class HomeScreen(Screen):
     def _show_wifi(self) -> None:
         """With phones on and a network set, the Wi-Fi to join and its password, under the title
         (only once the configuration has been read: the first frame does not wait for it)."""
-        from .join import wifi_text
-
         config = self.app._config_hw
         text = ""
         if config is not None and config.kiosk.phones:
+            from .join import wifi_text  # not before the first frame: it brings the overlays
+
             network = wifi_text(config.phones)
             text = f"Phones: join {network} In a game, tap Phones for your seat's code." if network else ""
         self.wifi.text = text

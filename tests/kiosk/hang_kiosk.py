@@ -44,7 +44,7 @@ class Driver:
         from kiosk.rules import RuleError, bot
 
         app = self.app
-        if app._engines is None:  # not ready yet (the engines load with the rest of start-up)
+        if app.later.done_at is None:  # not ready yet (the rest of start-up runs a step a frame, kiosk.later)
             return
         if self.life is None:
             self.life = "resumed" if app.runner is not None else "first"
