@@ -75,7 +75,10 @@ KIOSK = """
 import os, sys
 sys.path.insert(0, {root!r})
 os.environ["KIVY_NO_ARGS"] = "1"
-from kiosk.launch import app_class, configure
+try:
+    from kiosk.launch import app_class, configure
+except ImportError:  # code from before the App's split (issue 35): the command line was in kiosk.app
+    from kiosk.app import configure, make_app_class as app_class
 configure((800, 480))
 from kivy.clock import Clock
 from kivy.core.window import Window
@@ -107,7 +110,7 @@ class Timed(App):
 
     def all_loaded(self):
         print("ALL_LOADED", flush=True)
-            os._exit(0)
+        os._exit(0)
 
 Timed(data_dir={data!r}, force_sim=True).run()
 """
