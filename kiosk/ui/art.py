@@ -119,6 +119,40 @@ def _texture(text: str, size: float, bold: bool = False, font_name: str | None =
     return texture
 
 
+_AHEAD: list[tuple[str, float, bool]] = []
+"""Texts waiting to be rendered ahead (``render_ahead``), the next one last."""
+
+
+def render_ahead(texts: list[tuple[str, float, bool]]) -> None:
+    """Render these (text, size, bold) textures in the frames to come, one per frame, so the
+    frame that first shows one of them only draws it (a landing's words: kiosk.ui.results).
+    A text already rendered, or already waiting, costs a look-up."""
+    waiting = set(_AHEAD)
+    fresh = [t for t in texts if t[0] and t[1] >= 4 and (t[0], int(t[1]), t[2], None) not in _TEXTURES
+             and t not in waiting]
+    if not fresh:
+        return
+    if not _AHEAD:
+        Clock.schedule_once(_render_next, NEXT_FRAME)  # not on this frame: it is busy showing a change
+    _AHEAD[:0] = reversed(fresh)
+
+
+NEXT_FRAME = 1e-3
+"""A timeout that waits for the next frame. Kivy runs a callback scheduled with 0 from inside
+another (a hardware event is handled in one) in the same frame, up to 10 deep; a positive
+timeout is measured from the frame's start, so it is due in the next one at the earliest."""
+
+
+def _render_next(_dt: float) -> None:
+    while _AHEAD:
+        text, size, bold = _AHEAD.pop()
+        if (text, int(size), bold, None) not in _TEXTURES:
+            _texture(text, size, bold)
+            break
+    if _AHEAD:
+        Clock.schedule_once(_render_next, NEXT_FRAME)
+
+
 def draw_text(text: str, cx: float, cy: float, size: float, colour, bold: bool = False,
               font_name: str | None = None, room: float | None = None) -> None:
     """Text centred on (cx, cy), into the canvas being built; shrunk to ``room`` wide if it is wider."""
@@ -562,6 +596,10 @@ ZONES = {"inside": ((0.86, 0.68, 0.28, 1), (0.08, 0.08, 0.08, 1), "Inside"),
 """How each zone of the Conflict Target colours a landed d10 (and its word under it)."""
 
 
+D10_FACES = range(0, 11)
+"""The faces a landing may report: a d10 shows 0 to 9 (the rules); a tray may say 10."""
+
+
 def draw_d10(cx: float, top: float, s: float, room: float, label: float, face, zone: str, result: str) -> None:
     """One landed d10 as a kite of side ``s`` under ``top``, its zone and result in words below it."""
     fill, ink, word = ZONES.get(str(zone), ((0.4, 0.4, 0.4, 1), (1, 1, 1, 1), str(zone).capitalize()))
@@ -631,12 +669,23 @@ class LandedDice(Drawn):
         for i in range(len(old), len(new)):
             self._draw_die(self._row, i)
 
-    def _measure(self) -> tuple:
-        """(head, slot, label, s): where the dice go; the same for one more die unless the row is full."""
+    def _measure(self, count: int | None = None) -> tuple:
+        """(head, slot, label, s): where the dice go (``count`` of them, else those shown);
+        the same for one more die unless the row is full."""
         head = theme.px(20) if self.caption else 0
-        slot = min(theme.px(64), self.width / max(1, len(self.dice)))
+        slot = min(theme.px(64), self.width / max(1, len(self.dice) if count is None else count))
         label = max(theme.px(12), min(theme.px(16), slot * 0.26))
         return head, slot, label, min(self.height - head - theme.px(4) - label * 2.4, slot * 0.9), self.size[:]
+
+    def render_ahead(self, captions: list[str], faces, zones: dict, results) -> None:
+        """Render ahead the words the next die to land may bring (``art.render_ahead``): the
+        ``captions`` it may put above the row, and its face, zone word and result at the
+        sizes one more die gets."""
+        _, _, label, s, _ = self._measure(len(self.dice) + 1)
+        render_ahead([(c, theme.px(20), True) for c in captions]
+                     + [(str(face), s * 0.36, True) for face in faces]
+                     + [(word, label, True) for _, _, word in zones.values()]
+                     + [(result, label, False) for result in results])
 
     def _draw_caption(self, group) -> None:
         if not self.caption:

@@ -256,7 +256,7 @@ class PlayScreen(Screen):
         # Over the top of the status panel, whose Heat and dice it sums up: never over the
         # question on the right, which the next thrower reads and answers in these seconds.
         frame, margin = self.panel_frame, px(6)
-        result.size = (frame.width - 2 * margin, px(120))
+        result.size = (frame.width - 2 * margin, px(ThrowResult.HEIGHT_PX))
         result.pos = (frame.x + margin, frame.top - margin - result.height)
         result.show(landing)
 
@@ -454,6 +454,10 @@ class PlayScreen(Screen):
             self._draw_menu(box, public, several)
         if optional:
             self._draw_optional(box, optional, several)
+        if any(p.action == "land" for p in public):
+            from .results import ThrowResult
+
+            ThrowResult.render_ahead()  # the result's words ready before the die lands
 
     def _draw_naming(self, box, footer, public, prompt, left: int) -> None:
         """A Promise Hollows naming turn: all its names at once, suggested and already on a

@@ -8,7 +8,9 @@ never held up. The log strip keeps the record; this is the news.
 
 Drawing it must not slow the landing it reports (benchmarks/kiosk_latency.py): the
 widget is made once per play screen and its words are rendered once per
-(zone, face, meaning), then reused.
+(zone, face, meaning), then reused. The words every result can show are rendered
+ahead, one per frame, when the throw prompt opens (``render_ahead``), so even the
+first landing of the evening renders no text on the frame that shows it.
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ class ThrowResult(art.Drawn):
 
     WHERE_PX, MEANING_PX = 30, 42
     """Its two lines' sizes at 800x480 (times ``theme.scale()``): read from a chair."""
+
+    HEIGHT_PX = 120
+    """Its height at 800x480 (times ``theme.scale()``); the play screen gives it its width."""
 
     def __init__(self, **kw) -> None:
         kw.setdefault("size_hint", (None, None))
@@ -103,6 +108,22 @@ class ThrowResult(art.Drawn):
                       bold=True, room=room)
         art.draw_text(self.meaning_text, cx, self.y + self.height * 0.3, theme.font(self.MEANING_PX),
                       MEANING_COLOUR.get(self.meaning_text, theme.INK), bold=True, room=room)
+
+    @classmethod
+    def texts(cls) -> list[tuple[str, float]]:
+        """Every text a result can show, with its size: "Inside, 7" for each zone and
+        face, each meaning, and each face on the die (all bold)."""
+        side = (theme.px(cls.HEIGHT_PX) - 2 * theme.px(10)) * 0.8
+        wheres = [f"{zone.capitalize()}, {face}" for zone in art.ZONES for face in art.D10_FACES]
+        return ([(text, theme.font(cls.WHERE_PX)) for text in wheres]
+                + [(meaning, theme.font(cls.MEANING_PX)) for meaning in MEANING_COLOUR]
+                + [(str(face), side * 0.36) for face in art.D10_FACES])
+
+    @classmethod
+    def render_ahead(cls) -> None:
+        """Render the textures of every text a result can show in the frames to come, so
+        that a landing's frame only draws them (called while a throw is awaited)."""
+        art.render_ahead([(text, size, True) for text, size in cls.texts()])
 
     def on_touch_down(self, touch) -> bool:
         return False  # the news never stands between the table and the next throw
