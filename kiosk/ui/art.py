@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Any
+from typing import Any, Callable
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -248,6 +248,71 @@ def _kivys_blending(*_) -> None:
     gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE)
 
 
+class Picture:
+    """A drawing kept as a texture (a Kivy ``Fbo``) and shown as one rectangle: a software
+    renderer fills one textured rectangle faster than the shapes it shows, and pays for the
+    shapes once, when the picture is drawn, instead of on every frame.
+
+    The picture is drawn at the same place within a pixel as on the window, so it is the
+    same pixels, with ``margin`` pixels around the box for shadows that reach over its edge,
+    and blended as premultiplied colour (a picture blended the usual way came out darker at
+    every soft edge and shadow). The ``Fbo`` is drawn once and kept out of the canvas: in the
+    canvas Kivy filled it again on every frame (the same fill, moved from the flip into the GL
+    calls). ``lost`` is called should the GL context be lost (the texture is gone)."""
+
+    def __init__(self, margin: int = 2, lost: Callable[[], Any] | None = None) -> None:
+        self.margin = margin
+        self.lost = lost
+        self.fbo: Fbo | None = None
+        self.drawn: tuple | None = None  # what the texture holds: its place within a pixel, size and key
+
+    def render(self, draw: Callable[[], Any], x: float, y: float, w: float, h: float, key: Any = None) -> bool:
+        """Draw the picture of ``draw`` for the box (x, y, w, h), unless it holds that already:
+        ``draw`` is called again only if the box or ``key`` changed since the last picture;
+        without a key it always is. Returns whether there is anything to show."""
+        m = self.margin
+        x0, y0 = math.floor(x) - m, math.floor(y) - m
+        size = (math.ceil(x + w) + m - x0, math.ceil(y + h) + m - y0)
+        drawn = (x0, y0, x - x0, y - y0, size, key)
+        if key is not None and drawn == self.drawn:
+            return True
+        fbo = self.fbo
+        if fbo is None or tuple(fbo.size) != size:
+            fbo = self.fbo = Fbo(size=size, noadd=True)  # made in a canvas's ``with``, yet kept out of it
+            fbo.texture.mag_filter = fbo.texture.min_filter = "nearest"
+            fbo.add_reload_observer(self._lost)
+        fbo.clear()
+        with fbo:
+            ClearColor(0, 0, 0, 0)
+            ClearBuffers()
+            Translate(-x0, -y0)
+        before = len(fbo.children)
+        with fbo:
+            draw()
+        if len(fbo.children) == before:
+            self.drawn = None
+            return False  # nothing to show: not even a transparent picture to fill on every frame
+        fbo.draw()
+        self.drawn = drawn
+        return True
+
+    def show(self, draw: Callable[[], Any], x: float, y: float, w: float, h: float, key: Any = None) -> bool:
+        """``render``, then add the picture to the canvas being built. Returns whether anything is shown."""
+        if not self.render(draw, x, y, w, h, key) or self.fbo is None or self.drawn is None:
+            return False
+        x0, y0 = self.drawn[:2]
+        Color(1, 1, 1, 1)
+        Callback(_premultiplied)
+        Rectangle(texture=self.fbo.texture, pos=(x0, y0), size=self.fbo.size)
+        Callback(_kivys_blending)
+        return True
+
+    def _lost(self, *_) -> None:
+        self.drawn = None
+        if self.lost is not None:
+            self.lost()
+
+
 class Drawn(Widget):
     """A widget that draws itself from what ``show`` was last given, again when it resizes.
 
@@ -273,7 +338,7 @@ class Drawn(Widget):
         with self.canvas.after:
             PopMatrix()
         self._drawn_at = (0.0, 0.0)
-        self._fbo: Fbo | None = None
+        self._picture: Picture | None = None
         self.fbind("pos", self._moved)
         self.fbind("size", self._redraw)
 
@@ -283,7 +348,7 @@ class Drawn(Widget):
 
     def _moved(self, *_) -> None:
         dx, dy = self.x - self._drawn_at[0], self.y - self._drawn_at[1]
-        if self._fbo is not None and self.as_picture() and (dx % 1 or dy % 1):
+        if self._picture is not None and self.as_picture() and (dx % 1 or dy % 1):
             self._redraw()  # a picture moved by part of a pixel would be resampled: drawn again instead
             return
         self._shift.xy = (dx, dy)
@@ -305,35 +370,12 @@ class Drawn(Widget):
                 self.draw()
 
     def _draw_cached(self) -> None:
-        """``draw`` into the widget's texture, at the same place within a pixel as on the
-        window (so the picture is the same pixels), then that texture onto the canvas.
-
-        The ``Fbo`` is drawn here, once, and kept out of the canvas: in the canvas Kivy
-        filled it again on every frame (the same fill, moved from the flip into the GL
-        calls). Should the GL context be lost, the texture is drawn again."""
-        x0, y0 = math.floor(self.x) - self.MARGIN, math.floor(self.y) - self.MARGIN
-        size = (math.ceil(self.right) + self.MARGIN - x0, math.ceil(self.top) + self.MARGIN - y0)
-        fbo = self._fbo
-        if fbo is None or tuple(fbo.size) != size:
-            fbo = self._fbo = Fbo(size=size)
-            fbo.texture.mag_filter = fbo.texture.min_filter = "nearest"
-            fbo.add_reload_observer(lambda *_: Clock.schedule_once(self._redraw))
-        fbo.clear()
-        with fbo:
-            ClearColor(0, 0, 0, 0)
-            ClearBuffers()
-            Translate(-x0, -y0)
-        before = len(fbo.children)
-        with fbo:
-            self.draw()
-        if len(fbo.children) == before:
-            return  # nothing to show: not even a transparent picture to fill on every frame
-        fbo.draw()
+        """``draw`` into the widget's texture (``Picture``), then that texture onto the canvas.
+        Should the GL context be lost, the texture is drawn again."""
+        if self._picture is None:
+            self._picture = Picture(self.MARGIN, lost=lambda: Clock.schedule_once(self._redraw))
         with self.canvas:
-            Color(1, 1, 1, 1)
-            Callback(_premultiplied)
-            Rectangle(texture=fbo.texture, pos=(x0, y0), size=size)
-            Callback(_kivys_blending)
+            self._picture.show(self.draw, self.x, self.y, self.width, self.height)
 
     def draw(self) -> None:
         raise NotImplementedError

@@ -485,7 +485,7 @@ def test_objects_kept_as_pictures_look_as_when_drawn_each_frame(app, monkeypatch
     for obj in _cached_kinds():
         picture = pixels(obj, cached=True)
         textures = [i.texture for i in obj.canvas.children if isinstance(i, Rectangle)]
-        assert textures == [obj._fbo.texture], f"{type(obj).__name__} is not one picture"
+        assert textures == [obj._picture.fbo.texture], f"{type(obj).__name__} is not one picture"
         drawn = pixels(obj, cached=False)
         assert _same_but_ties(picture, drawn, 340), type(obj).__name__
         monkeypatch.undo()

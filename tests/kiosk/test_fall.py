@@ -230,6 +230,9 @@ def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_land
     assert ready() <= 1  # one text a frame: no frame pays for them all
     frames(ahead)
     assert ready() == len(texts)
+    box = app.play.throw_result._box  # the result's box, drawn once as a picture: ready too
+    before = box.drawn
+    assert before is not None
     rendered: list[str] = []
     real = art.CoreLabel
     monkeypatch.setattr(art, "CoreLabel", lambda **kw: rendered.append(kw["text"]) or real(**kw))
@@ -245,6 +248,7 @@ def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_land
     shown = app.play.throw_result
     assert shown.where_text == "Touching, 3" and shown.opacity == 1
     assert rendered == []  # every word was ready, the next die's caption too
+    assert box.drawn is before  # and the box was not drawn again
     frames(ahead)  # the seconds before the next throw
     for zone, face, meaning in (("touching", 3, shown.meaning_text), ("outside", 9, "Boon")):
         rendered.clear()  # (the frames before rendered the next die's words ahead)
