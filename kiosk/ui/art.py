@@ -693,6 +693,8 @@ class LandedDice(Drawn):
         self._head = Canvas()
         self._row = Canvas()
         self._geometry: tuple | None = None
+        self._ahead: tuple = ([], [], {}, [])  # what ``render_ahead`` was last asked for
+        self._ahead_due = False
         super().__init__(**kw)
 
     def show(self, dice: list[dict], caption: str = "") -> None:
@@ -720,9 +722,17 @@ class LandedDice(Drawn):
         return head, slot, label, min(self.height - head - theme.px(4) - label * 2.4, slot * 0.9), self.size[:]
 
     def render_ahead(self, captions: list[str], faces, zones: dict, results) -> None:
-        """Render ahead the words the next die to land may bring (``art.render_ahead``): the
-        ``captions`` it may put above the row, and its face, zone word and result at the
-        sizes one more die gets."""
+        """Render ahead, from the next frame on (``art.render_ahead``), the words the next die
+        to land may bring: the ``captions`` it may put above the row, and its face, zone word
+        and result at the sizes one more die gets. Nothing of it is done on this frame."""
+        self._ahead = (captions, faces, zones, results)
+        if not self._ahead_due:
+            self._ahead_due = True
+            Clock.schedule_once(self._render_ahead, NEXT_FRAME)
+
+    def _render_ahead(self, _dt: float) -> None:
+        self._ahead_due = False
+        captions, faces, zones, results = self._ahead
         _, _, label, s, _ = self._measure(len(self.dice) + 1)
         render_ahead([(c, theme.px(20), True) for c in captions]
                      + [(str(face), s * 0.36, True) for face in faces]
