@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from typing import Any
+from typing import Any, Callable
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
@@ -119,6 +119,40 @@ def _texture(text: str, size: float, bold: bool = False, font_name: str | None =
     return texture
 
 
+_AHEAD: list[tuple[str, float, bool]] = []
+"""Texts waiting to be rendered ahead (``render_ahead``), the next one last."""
+
+
+def render_ahead(texts: list[tuple[str, float, bool]]) -> None:
+    """Render these (text, size, bold) textures in the frames to come, one per frame, so the
+    frame that first shows one of them only draws it (a landing's words: kiosk.ui.results).
+    A text already rendered, or already waiting, costs a look-up."""
+    waiting = set(_AHEAD)
+    fresh = [t for t in texts if t[0] and t[1] >= 4 and (t[0], int(t[1]), t[2], None) not in _TEXTURES
+             and t not in waiting]
+    if not fresh:
+        return
+    if not _AHEAD:
+        Clock.schedule_once(_render_next, NEXT_FRAME)  # not on this frame: it is busy showing a change
+    _AHEAD[:0] = reversed(fresh)
+
+
+NEXT_FRAME = 1e-3
+"""A timeout that waits for the next frame. Kivy runs a callback scheduled with 0 from inside
+another (a hardware event is handled in one) in the same frame, up to 10 deep; a positive
+timeout is measured from the frame's start, so it is due in the next one at the earliest."""
+
+
+def _render_next(_dt: float) -> None:
+    while _AHEAD:
+        text, size, bold = _AHEAD.pop()
+        if (text, int(size), bold, None) not in _TEXTURES:
+            _texture(text, size, bold)
+            break
+    if _AHEAD:
+        Clock.schedule_once(_render_next, NEXT_FRAME)
+
+
 def draw_text(text: str, cx: float, cy: float, size: float, colour, bold: bool = False,
               font_name: str | None = None, room: float | None = None) -> None:
     """Text centred on (cx, cy), into the canvas being built; shrunk to ``room`` wide if it is wider."""
@@ -214,6 +248,71 @@ def _kivys_blending(*_) -> None:
     gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE)
 
 
+class Picture:
+    """A drawing kept as a texture (a Kivy ``Fbo``) and shown as one rectangle: a software
+    renderer fills one textured rectangle faster than the shapes it shows, and pays for the
+    shapes once, when the picture is drawn, instead of on every frame.
+
+    The picture is drawn at the same place within a pixel as on the window, so it is the
+    same pixels, with ``margin`` pixels around the box for shadows that reach over its edge,
+    and blended as premultiplied colour (a picture blended the usual way came out darker at
+    every soft edge and shadow). The ``Fbo`` is drawn once and kept out of the canvas: in the
+    canvas Kivy filled it again on every frame (the same fill, moved from the flip into the GL
+    calls). ``lost`` is called should the GL context be lost (the texture is gone)."""
+
+    def __init__(self, margin: int = 2, lost: Callable[[], Any] | None = None) -> None:
+        self.margin = margin
+        self.lost = lost
+        self.fbo: Fbo | None = None
+        self.drawn: tuple | None = None  # what the texture holds: its place within a pixel, size and key
+
+    def render(self, draw: Callable[[], Any], x: float, y: float, w: float, h: float, key: Any = None) -> bool:
+        """Draw the picture of ``draw`` for the box (x, y, w, h), unless it holds that already:
+        ``draw`` is called again only if the box or ``key`` changed since the last picture;
+        without a key it always is. Returns whether there is anything to show."""
+        m = self.margin
+        x0, y0 = math.floor(x) - m, math.floor(y) - m
+        size = (math.ceil(x + w) + m - x0, math.ceil(y + h) + m - y0)
+        drawn = (x0, y0, x - x0, y - y0, size, key)
+        if key is not None and drawn == self.drawn:
+            return True
+        fbo = self.fbo
+        if fbo is None or tuple(fbo.size) != size:
+            fbo = self.fbo = Fbo(size=size, noadd=True)  # made in a canvas's ``with``, yet kept out of it
+            fbo.texture.mag_filter = fbo.texture.min_filter = "nearest"
+            fbo.add_reload_observer(self._lost)
+        fbo.clear()
+        with fbo:
+            ClearColor(0, 0, 0, 0)
+            ClearBuffers()
+            Translate(-x0, -y0)
+        before = len(fbo.children)
+        with fbo:
+            draw()
+        if len(fbo.children) == before:
+            self.drawn = None
+            return False  # nothing to show: not even a transparent picture to fill on every frame
+        fbo.draw()
+        self.drawn = drawn
+        return True
+
+    def show(self, draw: Callable[[], Any], x: float, y: float, w: float, h: float, key: Any = None) -> bool:
+        """``render``, then add the picture to the canvas being built. Returns whether anything is shown."""
+        if not self.render(draw, x, y, w, h, key) or self.fbo is None or self.drawn is None:
+            return False
+        x0, y0 = self.drawn[:2]
+        Color(1, 1, 1, 1)
+        Callback(_premultiplied)
+        Rectangle(texture=self.fbo.texture, pos=(x0, y0), size=self.fbo.size)
+        Callback(_kivys_blending)
+        return True
+
+    def _lost(self, *_) -> None:
+        self.drawn = None
+        if self.lost is not None:
+            self.lost()
+
+
 class Drawn(Widget):
     """A widget that draws itself from what ``show`` was last given, again when it resizes.
 
@@ -239,7 +338,7 @@ class Drawn(Widget):
         with self.canvas.after:
             PopMatrix()
         self._drawn_at = (0.0, 0.0)
-        self._fbo: Fbo | None = None
+        self._picture: Picture | None = None
         self.fbind("pos", self._moved)
         self.fbind("size", self._redraw)
 
@@ -249,7 +348,7 @@ class Drawn(Widget):
 
     def _moved(self, *_) -> None:
         dx, dy = self.x - self._drawn_at[0], self.y - self._drawn_at[1]
-        if self._fbo is not None and self.as_picture() and (dx % 1 or dy % 1):
+        if self._picture is not None and self.as_picture() and (dx % 1 or dy % 1):
             self._redraw()  # a picture moved by part of a pixel would be resampled: drawn again instead
             return
         self._shift.xy = (dx, dy)
@@ -271,35 +370,12 @@ class Drawn(Widget):
                 self.draw()
 
     def _draw_cached(self) -> None:
-        """``draw`` into the widget's texture, at the same place within a pixel as on the
-        window (so the picture is the same pixels), then that texture onto the canvas.
-
-        The ``Fbo`` is drawn here, once, and kept out of the canvas: in the canvas Kivy
-        filled it again on every frame (the same fill, moved from the flip into the GL
-        calls). Should the GL context be lost, the texture is drawn again."""
-        x0, y0 = math.floor(self.x) - self.MARGIN, math.floor(self.y) - self.MARGIN
-        size = (math.ceil(self.right) + self.MARGIN - x0, math.ceil(self.top) + self.MARGIN - y0)
-        fbo = self._fbo
-        if fbo is None or tuple(fbo.size) != size:
-            fbo = self._fbo = Fbo(size=size)
-            fbo.texture.mag_filter = fbo.texture.min_filter = "nearest"
-            fbo.add_reload_observer(lambda *_: Clock.schedule_once(self._redraw))
-        fbo.clear()
-        with fbo:
-            ClearColor(0, 0, 0, 0)
-            ClearBuffers()
-            Translate(-x0, -y0)
-        before = len(fbo.children)
-        with fbo:
-            self.draw()
-        if len(fbo.children) == before:
-            return  # nothing to show: not even a transparent picture to fill on every frame
-        fbo.draw()
+        """``draw`` into the widget's texture (``Picture``), then that texture onto the canvas.
+        Should the GL context be lost, the texture is drawn again."""
+        if self._picture is None:
+            self._picture = Picture(self.MARGIN, lost=lambda: Clock.schedule_once(self._redraw))
         with self.canvas:
-            Color(1, 1, 1, 1)
-            Callback(_premultiplied)
-            Rectangle(texture=fbo.texture, pos=(x0, y0), size=size)
-            Callback(_kivys_blending)
+            self._picture.show(self.draw, self.x, self.y, self.width, self.height)
 
     def draw(self) -> None:
         raise NotImplementedError
@@ -562,6 +638,10 @@ ZONES = {"inside": ((0.86, 0.68, 0.28, 1), (0.08, 0.08, 0.08, 1), "Inside"),
 """How each zone of the Conflict Target colours a landed d10 (and its word under it)."""
 
 
+D10_FACES = range(0, 11)
+"""The faces a landing may report: a d10 shows 0 to 9 (the rules); a tray may say 10."""
+
+
 def draw_d10(cx: float, top: float, s: float, room: float, label: float, face, zone: str, result: str) -> None:
     """One landed d10 as a kite of side ``s`` under ``top``, its zone and result in words below it."""
     fill, ink, word = ZONES.get(str(zone), ((0.4, 0.4, 0.4, 1), (1, 1, 1, 1), str(zone).capitalize()))
@@ -613,6 +693,8 @@ class LandedDice(Drawn):
         self._head = Canvas()
         self._row = Canvas()
         self._geometry: tuple | None = None
+        self._ahead: tuple = ([], [], {}, [])  # what ``render_ahead`` was last asked for
+        self._ahead_due = False
         super().__init__(**kw)
 
     def show(self, dice: list[dict], caption: str = "") -> None:
@@ -631,12 +713,31 @@ class LandedDice(Drawn):
         for i in range(len(old), len(new)):
             self._draw_die(self._row, i)
 
-    def _measure(self) -> tuple:
-        """(head, slot, label, s): where the dice go; the same for one more die unless the row is full."""
+    def _measure(self, count: int | None = None) -> tuple:
+        """(head, slot, label, s): where the dice go (``count`` of them, else those shown);
+        the same for one more die unless the row is full."""
         head = theme.px(20) if self.caption else 0
-        slot = min(theme.px(64), self.width / max(1, len(self.dice)))
+        slot = min(theme.px(64), self.width / max(1, len(self.dice) if count is None else count))
         label = max(theme.px(12), min(theme.px(16), slot * 0.26))
         return head, slot, label, min(self.height - head - theme.px(4) - label * 2.4, slot * 0.9), self.size[:]
+
+    def render_ahead(self, captions: list[str], faces, zones: dict, results) -> None:
+        """Render ahead, from the next frame on (``art.render_ahead``), the words the next die
+        to land may bring: the ``captions`` it may put above the row, and its face, zone word
+        and result at the sizes one more die gets. Nothing of it is done on this frame."""
+        self._ahead = (captions, faces, zones, results)
+        if not self._ahead_due:
+            self._ahead_due = True
+            Clock.schedule_once(self._render_ahead, NEXT_FRAME)
+
+    def _render_ahead(self, _dt: float) -> None:
+        self._ahead_due = False
+        captions, faces, zones, results = self._ahead
+        _, _, label, s, _ = self._measure(len(self.dice) + 1)
+        render_ahead([(c, theme.px(20), True) for c in captions]
+                     + [(str(face), s * 0.36, True) for face in faces]
+                     + [(word, label, True) for _, _, word in zones.values()]
+                     + [(result, label, False) for result in results])
 
     def _draw_caption(self, group) -> None:
         if not self.caption:

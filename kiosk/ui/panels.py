@@ -23,6 +23,7 @@ from kiosk.rules.core import plural, possessive
 
 from . import art, theme
 from .fields import show
+from .results import MEANING_COLOUR
 from .theme import Text, px, show_texts
 
 log = logging.getLogger(__name__)
@@ -358,6 +359,11 @@ class HellForLeatherPanel(GenericPanel):
         caption = f"{dice_count(len(dice))} down" + (f", {to_come} to come" if to_come else "") if conflict else ""
         self.landed.show(dice, caption)
         self.landed.height = px(124) if conflict else 0
+        if conflict:  # the next die's words, ready before it lands (a risk die leaves "to come" as it was)
+            down = f"{dice_count(len(dice) + 1)} down"
+            after = {to_come, max(0, to_come - 1)}
+            self.landed.render_ahead([down + (f", {n} to come" if n else "") for n in sorted(after)], art.D10_FACES,
+                                     art.ZONES, MEANING_COLOUR)
 
     def _watch_fall(self, runner) -> None:
         """When the last action was a fall of the Heat, the tower tumbles and the fallen count shows."""

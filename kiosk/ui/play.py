@@ -44,6 +44,8 @@ from .theme import Big, Filled, Framed, Scroll, Text, px
 if TYPE_CHECKING:
     from kiosk.runner import Runner
 
+    from .results import ThrowResult
+
 log = logging.getLogger(__name__)
 
 def _tick_sound(app) -> None:
@@ -244,21 +246,26 @@ class PlayScreen(Screen):
 
     def _show_throw(self, events: list) -> None:
         """A d10 landed: its zone, face and meaning in large type for a moment (kiosk.ui.results)."""
-        from .results import ThrowResult, landing_of
+        from .results import landing_of
 
         landing = landing_of(events)
-        if landing is None:
-            return
+        if landing is not None:
+            self._throw_result().show(landing)
+
+    def _throw_result(self) -> ThrowResult:
+        """The throw result (made once), placed over the top of the status panel, whose Heat
+        and dice it sums up: never over the question on the right, which the next thrower
+        reads and answers in these seconds."""
+        from .results import ThrowResult
+
         result = self.__dict__.get("throw_result")
         if result is None:
             result = self.throw_result = ThrowResult()
             self.add_widget(result)
-        # Over the top of the status panel, whose Heat and dice it sums up: never over the
-        # question on the right, which the next thrower reads and answers in these seconds.
         frame, margin = self.panel_frame, px(6)
-        result.size = (frame.width - 2 * margin, px(120))
+        result.size = (frame.width - 2 * margin, px(ThrowResult.HEIGHT_PX))
         result.pos = (frame.x + margin, frame.top - margin - result.height)
-        result.show(landing)
+        return result
 
     # -- reveals: one on screen at a time ------------------------------------------
 
@@ -454,6 +461,8 @@ class PlayScreen(Screen):
             self._draw_menu(box, public, several)
         if optional:
             self._draw_optional(box, optional, several)
+        if any(p.action == "land" for p in public):
+            self._throw_result().render_ahead()  # what a landing shows, ready before the die lands
 
     def _draw_naming(self, box, footer, public, prompt, left: int) -> None:
         """A Promise Hollows naming turn: all its names at once, suggested and already on a

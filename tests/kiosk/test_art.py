@@ -485,7 +485,37 @@ def test_objects_kept_as_pictures_look_as_when_drawn_each_frame(app, monkeypatch
     for obj in _cached_kinds():
         picture = pixels(obj, cached=True)
         textures = [i.texture for i in obj.canvas.children if isinstance(i, Rectangle)]
-        assert textures == [obj._fbo.texture], f"{type(obj).__name__} is not one picture"
+        assert textures == [obj._picture.fbo.texture], f"{type(obj).__name__} is not one picture"
         drawn = pixels(obj, cached=False)
         assert _same_but_ties(picture, drawn, 340), type(obj).__name__
         monkeypatch.undo()
+
+
+@pytest.mark.parametrize("box", [((10, 10), (300, 120)), ((13.4, 7.6), (301.3, 97.7))])
+def test_the_throw_results_box_as_a_picture_looks_as_when_drawn_each_frame(app, monkeypatch, box):
+    """The throw result's box and brass edge are drawn once as a picture (``art.Picture``):
+    the same pixels as the shapes, at a whole or a fractional place, under its die and words."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.widget import Widget
+
+    from kiosk.ui import results, theme
+
+    def pixels() -> tuple[bytes, list]:
+        ground = Widget(pos=(0, 0), size=(340, 150))
+        with ground.canvas.before:
+            Color(*theme.PANEL)
+            Rectangle(pos=(0, 0), size=(340, 150))
+        result = results.ThrowResult(pos=box[0], size=box[1])
+        ground.add_widget(result)
+        result.show({"zone": "inside", "face": 7, "meaning": "Merit", "who": None})
+        image = ground.export_as_image().texture.pixels
+        textures = [i.texture for group in result.canvas.children if hasattr(group, "children")
+                    for i in group.children if isinstance(i, Rectangle)]
+        result.hide()
+        return image, textures + [result._box.fbo.texture if result._box.fbo else None]
+
+    picture, textures = pixels()
+    assert textures[-1] is not None and textures[-1] in textures[:-1]  # the box is shown as its picture
+    monkeypatch.setattr(art.Picture, "show", lambda self, draw, *a, **k: draw() or True)  # the shapes instead
+    drawn, _ = pixels()
+    assert picture == drawn  # every pixel (the box has no rule on a pixel line to tie)

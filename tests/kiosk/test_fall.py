@@ -192,3 +192,76 @@ def test_the_curse_after_a_fall_goes_by_itself_unless_a_tap_keeps_it(app, monkey
             assert app.play.fall is None
         seen.append(seed)
     assert len(seen) == 2
+
+
+def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_landing(app, monkeypatch):
+    """The first landing of the evening renders no text on the frame that shows it (issue 30's
+    latency): the words every result can show are rendered while the throw prompt is open,
+    one per frame. A new landing still shows its own words, and what is kept stays bounded."""
+    import time
+
+    from hardware.events import ThrowSettled, Zone
+    from kivy.graphics import Rectangle
+    from kivy.graphics.instructions import InstructionGroup
+
+    from kiosk.ui import art, results, theme
+
+    for seed in range(1, 30):
+        if _at_a_throw(app, seed):
+            break
+    else:
+        pytest.skip("no seed reached a throw")
+    texts = results.ThrowResult.texts()
+    ahead = len(texts) + 30  # frames enough for the result's words and the next die's
+
+    def ready() -> int:
+        return sum((text, int(size), True, None) in art._TEXTURES for text, size in texts)
+
+    def frames(n: int) -> None:  # frames as far apart as a table's (the tests' own come faster)
+        for _ in range(n):
+            time.sleep(art.NEXT_FRAME * 2)
+            drive.pump(1)
+
+    frames(ahead)  # a pass under way from earlier tests ends first
+    art._TEXTURES.clear()  # as when the kiosk starts: nothing rendered yet
+    app.play._signature = None
+    app.play.refresh()  # the throw prompt opens
+    frames(1)
+    assert ready() <= 1  # one text a frame: no frame pays for them all
+    frames(ahead)
+    assert ready() == len(texts)
+    box = app.play.throw_result._box  # the result's box, drawn once as a picture: ready too
+    before = box.drawn
+    assert before is not None
+    rendered: list[str] = []
+    real = art.CoreLabel
+    monkeypatch.setattr(art, "CoreLabel", lambda **kw: rendered.append(kw["text"]) or real(**kw))
+
+    def textures(widget) -> list:
+        def every(group):
+            for ins in group.children:
+                yield from every(ins) if isinstance(ins, InstructionGroup) else [ins]
+        return [ins.texture for ins in every(widget.canvas) if isinstance(ins, Rectangle)]
+
+    app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.TOUCHING, face=3))  # handled in a frame, as the tray's
+    drive.pump(1)
+    shown = app.play.throw_result
+    assert shown.where_text == "Touching, 3" and shown.opacity == 1
+    assert rendered == []  # every word was ready, the next die's caption too
+    assert box.drawn is before  # and the box was not drawn again
+    frames(ahead)  # the seconds before the next throw
+    for zone, face, meaning in (("touching", 3, shown.meaning_text), ("outside", 9, "Boon")):
+        rendered.clear()  # (the frames before rendered the next die's words ahead)
+        shown.show({"zone": zone, "face": face, "meaning": meaning, "who": None})
+        drive.pump(1)
+        where = f"{zone.capitalize()}, {face}"
+        assert (shown.where_text, shown.meaning_text) == (where, meaning) and rendered == []
+        for text, px_ in ((where, shown.WHERE_PX), (meaning, shown.MEANING_PX)):
+            # the new landing's words are the ones drawn, not the last one's
+            assert art._TEXTURES[(text, int(theme.font(px_)), True, None)] in textures(shown)
+    assert art._TEXTURES[("Touching, 3", int(theme.font(shown.WHERE_PX)), True, None)] not in textures(shown)
+    # bounded: a long evening of different results keeps at most 65 drawings and 401 textures
+    for i in range(120):
+        shown.show({"zone": "inside", "face": i, "meaning": "Pass", "who": None})
+    assert len(shown.__dict__["_drawings"]) <= 65 and len(art._TEXTURES) <= 401
+    shown.hide()
