@@ -25,8 +25,14 @@ def home(app):
     back_home(app)
 
 
+NO_AUDIO = "Audio: Unable to find any valuable Audio provider"
+"""What Kivy logs, as CRITICAL, the first time anything loads a sound on a machine with no audio
+(a CI box): the kiosk's cue thread does so a few frames after start-up, during whichever test is
+running then, and says "sound cues are off" itself (kiosk/sound.py). Not an error of the screens."""
+
+
 def _no_errors_logged(caplog):
-    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR and not r.getMessage().startswith(NO_AUDIO)]
     assert not errors, [r.getMessage() for r in errors]
 
 
