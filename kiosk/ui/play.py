@@ -999,12 +999,13 @@ OWED_MAX = 12
 
 # How many reused widgets the play screen keeps (kiosk.ui.reused). One prompt of any game
 # shows at most 7 inputs, 6 labels and 7 buttons (the bot playing random games of all
-# four, docs/kiosk.md, issue 33), so each bound holds a whole prompt with room over; more
-# labels and buttons than that come back often enough to keep (a menu's options, a lock
-# board's names), while a game's inputs are all back within 8 questions.
+# four; docs/kiosk.md, issue 33, third pass), so each bound holds a whole prompt with room
+# over. A game's inputs all come back within 8 questions; labels and buttons (a menu's
+# options, a throw's sentences) are many more, and at 24 each a Hell for Leather throw
+# took 1-2 ms longer to show than with 40.
 INPUTS_KEPT = 12
-LABELS_KEPT = 24
-BUTTONS_KEPT = 24
+LABELS_KEPT = 40
+BUTTONS_KEPT = 40
 
 
 def _turns_over(events: list) -> bool:
