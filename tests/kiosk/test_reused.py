@@ -1,7 +1,9 @@
 """The play screen's reused widgets stay few (issue 33): each store keeps at most its bound,
 drops the least recently used one first, and never takes a widget from the screen."""
 
+import gc
 import random
+import weakref
 
 import pytest
 
@@ -54,6 +56,16 @@ def test_a_game_keeps_within_the_bounds_and_the_screen_whole(app, game):
             ever[name].update((id(w), w) for w in store.values())
             assert (ever[name].keys() & on_screen) <= held, f"a {name} widget on screen was dropped from its store"
     assert all(ever.values())  # the stores were used
+    # a dropped widget is freed, unless a container the screen keeps still holds it
+    dropped = [weakref.ref(w) for name, store in stores.items() for i, w in ever[name].items()
+               if i not in {id(k) for k in store.values()}]
+    assert dropped, "nothing was dropped: the game was too short to test eviction"
+    ever.clear()
+    gc.collect()
+    kept = {id(box) for box in (app.play.prompt_box, app.play.footer, *app.play.__dict__.get("_offer_grids", {}).values(),
+                                *app.play.__dict__.get("_lock_grids", {}).values())}
+    leaked = [w for w in (ref() for ref in dropped) if w is not None and id(w.parent) not in kept]
+    assert not leaked, f"{len(leaked)} dropped widgets still alive, e.g. {leaked[0]!r}"
 
 
 def test_a_prompt_larger_than_a_bound_shows_every_widget(app, monkeypatch):
