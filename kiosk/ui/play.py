@@ -38,6 +38,7 @@ from .fields import field_label, for_field, readable, show
 from .naming import NamesAtOnce, naming_turn, systems_turn
 from .overlays import Confirm, PrivateLook, Reveal
 from .panels import SafePanel, dice_count, private_lines
+from .reused import Reused
 from .theme import Big, Filled, Framed, Scroll, Text, px
 
 
@@ -130,8 +131,9 @@ class PlayScreen(Screen):
         self.inputs: dict[str, Any] = {}
         self._signature: tuple[int, Any, Any] | None = None
         self._shown_heat: int | None = None
-        self._inputs_cache: dict[tuple, Any] = {}
-        self._buttons_cache: dict[str, Big] = {}
+        self._inputs_cache: Reused[Any] = Reused(INPUTS_KEPT)
+        self._labels_cache: Reused[Text] = Reused(LABELS_KEPT)
+        self._buttons_cache: Reused[Big] = Reused(BUTTONS_KEPT)
         self.reveal: Reveal | None = None
         """The reveal on screen, if one is (never more than one)."""
         self._owed: list[list] = []  # rounds whose reveal waits behind the open one, oldest first
@@ -608,17 +610,14 @@ class PlayScreen(Screen):
 
     # Widgets are reused from one prompt to the next: a game asks the same kinds of
     # question again and again, and building Kivy widgets (and their text textures)
-    # is the slowest part of showing a change. A reused input is reset first.
+    # is the slowest part of showing a change. A reused input is reset first. Each
+    # store keeps only the most recently used few (kiosk.ui.reused, INPUTS_KEPT...).
 
     def _input_for(self, f, beside: bool = False):
         """The input for field ``f``; with ``beside``, without its name over it (``_beside``)."""
         key = (f.name, f.kind, repr(f.choices), f.min, f.max, f.unique, f.label, beside)
-        widget = self._inputs_cache.get(key)
-        if widget is None:
-            if len(self._inputs_cache) > 40:
-                self._inputs_cache.clear()
-            widget = self._inputs_cache[key] = for_field(f, label="" if beside else None)
-        else:
+        widget, kept = self._inputs_cache.take(key, lambda: for_field(f, label="" if beside else None))
+        if kept:
             if widget.parent is not getattr(widget, "beside_row", None):
                 self._free(widget)
             widget.reset()
@@ -649,31 +648,29 @@ class PlayScreen(Screen):
         Labels are kept by place and text: a game shows the same sentences again
         and again, and one already rendered costs nothing to show again.
         """
-        cache = self.__dict__.setdefault("_labels_cache", {})
-        label_widget = cache.get((key, text))
-        if label_widget is None:
-            if len(cache) > 80:
-                cache.clear()
+
+        def build() -> Text:
             # Born as wide as the prompt area's room, the width layout will give it, so its
             # text is rendered at that width only, not first wrapped into a new widget's
             # 100 px and rendered again when layout widens it.
             box = self.prompt_box
-            label_widget = cache[(key, text)] = Text(text, width=box.width - box.padding[0] - box.padding[2], **kw)
-            label_widget.tag = key
-        else:
+            label = Text(text, width=box.width - box.padding[0] - box.padding[2], **kw)
+            label.tag = key
+            return label
+
+        label_widget, kept = self._labels_cache.take((key, text), build)
+        if kept:
             self._free(label_widget)
         return label_widget
 
     def _button(self, tag: str, text: str, kind: str = "normal", size: float = 18, **kw) -> Big:
-        key = f"{tag}|{text}|{kind}"
-        b = self._buttons_cache.get(key)
-        if b is None:
-            if len(self._buttons_cache) > 60:
-                self._buttons_cache.clear()
-            b = self._buttons_cache[key] = Big(text, kind=kind, size=size, **kw)
-            b.tag = tag
-            b.bind(on_release=lambda btn: btn.handler())
-        else:
+        def build() -> Big:
+            button = Big(text, kind=kind, size=size, **kw)
+            button.bind(on_release=lambda btn: btn.handler())
+            return button
+
+        b, kept = self._buttons_cache.take(f"{tag}|{text}|{kind}", build)
+        if kept:
             self._free(b)
         b.tag = tag
         return b
@@ -1008,6 +1005,16 @@ TURNING_OVER = {"reveal", "verdict", "case", "revelation"}
 
 OWED_MAX = 12
 """How many reveals may wait behind the open one (see ``PlayScreen._owe_reveal``)."""
+
+# How many reused widgets the play screen keeps (kiosk.ui.reused). One prompt of any game
+# shows at most 7 inputs, 6 labels and 7 buttons (the bot playing random games of all
+# four; docs/kiosk.md, issue 33, third pass), so each bound holds a whole prompt with room
+# over. A game's inputs all come back within 8 questions; labels and buttons (a menu's
+# options, a throw's sentences) are many more, and at 24 each a Hell for Leather throw
+# took 1-2 ms longer to show than with 40.
+INPUTS_KEPT = 12
+LABELS_KEPT = 40
+BUTTONS_KEPT = 40
 
 
 def _turns_over(events: list) -> bool:

@@ -1,0 +1,85 @@
+"""The play screen's reused widgets stay few (issue 33): each store keeps at most its bound,
+drops the least recently used one first, and never takes a widget from the screen."""
+
+import gc
+import random
+import weakref
+
+import pytest
+
+from kiosk.ui import play
+from kiosk.ui.reused import Reused
+from testkit import drive
+
+from .uiplay import bot_step
+
+
+def test_the_least_recently_used_widget_goes_first():
+    kept = Reused(2)
+    a, _ = kept.take("a", object)
+    b, _ = kept.take("b", object)
+    assert kept.take("a", object) == (a, True)  # "a" used again: "b" is now the oldest
+    c, fresh = kept.take("c", object)
+    assert not fresh and list(kept) == ["a", "c"]
+    assert kept.take("b", object)[0] is not b  # a dropped widget is never handed out again
+    assert len(kept) == 2
+    with pytest.raises(ValueError, match="at least one"):
+        Reused(0)
+
+
+def shown(app) -> list:
+    """Every widget in the prompt area and the row pinned under it."""
+    return [w for box in (app.play.prompt_box, app.play.footer) for w in box.walk(restrict=True)]
+
+
+@pytest.mark.parametrize("game", ["promise-hollows", "hell-for-leather"])
+def test_a_game_keeps_within_the_bounds_and_the_screen_whole(app, game):
+    """The games with the most inputs and buttons a prompt: after every change, each store
+    holds at most its bound, and every kept widget on screen is still kept (none was dropped
+    while shown, so none can be built again beside itself)."""
+    if game not in app.engines:
+        pytest.skip(f"{game} engine has not landed yet")
+    stores = {"inputs": app.play._inputs_cache, "labels": app.play._labels_cache, "buttons": app.play._buttons_cache}
+    bounds = {"inputs": play.INPUTS_KEPT, "labels": play.LABELS_KEPT, "buttons": play.BUTTONS_KEPT}
+    app.start_game(game, {"seed": 3})
+    rng = random.Random(3)
+    ever: dict[str, dict] = {name: {} for name in stores}  # every widget a store has held, by id (kept alive)
+    for _ in range(60):
+        if app.runner.outcome is not None or bot_step(app, rng) is None:
+            break
+        drive.pump(1)
+        on_screen = {id(w) for w in shown(app)}
+        assert len(on_screen) == len(shown(app))
+        for name, store in stores.items():
+            assert len(store) <= bounds[name], f"{name}: {len(store)} kept, bound {bounds[name]}"
+            held = {id(w) for w in store.values()}
+            ever[name].update((id(w), w) for w in store.values())
+            assert (ever[name].keys() & on_screen) <= held, f"a {name} widget on screen was dropped from its store"
+    assert all(ever.values())  # the stores were used
+    # a dropped widget is freed, unless a container the screen keeps still holds it
+    dropped = [weakref.ref(w) for name, store in stores.items() for i, w in ever[name].items()
+               if i not in {id(k) for k in store.values()}]
+    assert dropped, "nothing was dropped: the game was too short to test eviction"
+    ever.clear()
+    gc.collect()
+    kept = {id(box) for box in (app.play.prompt_box, app.play.footer, *app.play.__dict__.get("_offer_grids", {}).values(),
+                                *app.play.__dict__.get("_lock_grids", {}).values())}
+    leaked = [w for w in (ref() for ref in dropped) if w is not None and id(w.parent) not in kept]
+    assert not leaked, f"{len(leaked)} dropped widgets still alive, e.g. {leaked[0]!r}"
+
+
+def test_a_prompt_larger_than_a_bound_shows_every_widget(app, monkeypatch):
+    """Even a bound smaller than one prompt (never chosen, but a slip must not break the
+    screen) only costs rebuilding: every button of the menu is there, each once."""
+    for name in ("_inputs_cache", "_labels_cache", "_buttons_cache"):
+        monkeypatch.setattr(app.play, name, Reused(1))
+    app.start_game("clincher", {"seed": 5})
+    drive.pump(1)
+    rng = random.Random(5)
+    for _ in range(40):
+        buttons = [w for w in shown(app) if getattr(w, "tag", "").startswith(("menu:", "offer:", "prompt:"))]
+        assert len({id(b) for b in buttons}) == len(buttons)
+        if bot_step(app, rng) is None:
+            break
+        drive.pump(1)
+        assert len(app.play._buttons_cache) <= 1
