@@ -18,6 +18,7 @@ import random
 import re
 from typing import Any, Callable
 
+from kivy.cache import Cache
 from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -28,6 +29,14 @@ from kivy.utils import escape_markup as esc
 
 from . import theme
 from .theme import Big, MarkedButton, Scroll, Text, mark_for, px
+
+
+LINE_TEXTURES_KEPT = 48
+"""How many rendered lines of text fields Kivy keeps for reuse. Kivy's TextInput keeps every
+line's texture for 60 s after its last use and no count limit, so a busy table (a bot in the
+soak, a quick group naming characters) piles up textures nobody will show again; a count
+limit drops the oldest first (kivy.cache), which also bounds what a slow table keeps."""
+Cache.register("textinput.label", limit=LINE_TEXTURES_KEPT, timeout=60.0)  # after TextInput registered it
 
 
 KEY_PX = 48

@@ -83,3 +83,22 @@ def test_a_prompt_larger_than_a_bound_shows_every_widget(app, monkeypatch):
             break
         drive.pump(1)
         assert len(app.play._buttons_cache) <= 1
+
+
+def test_a_text_field_typed_into_all_day_keeps_a_bounded_number_of_rendered_lines(app):
+    """Kivy keeps a text field's rendered lines 60 s with no count limit; a table that names
+    many characters in a minute (or the soak's bot) must not pile them up."""
+    from kivy.cache import Cache
+
+    from kiosk.ui.fields import LINE_TEXTURES_KEPT, Entry
+
+    entry = Entry(size_hint=(None, None), size=(300, 60))
+    app.root_float.add_widget(entry)
+    try:
+        for i in range(3 * LINE_TEXTURES_KEPT):
+            entry.text = f"Inspector number {i}"
+            drive.pump(1)
+        assert 0 < len(Cache._objects["textinput.label"]) <= LINE_TEXTURES_KEPT
+        assert entry.text == f"Inspector number {3 * LINE_TEXTURES_KEPT - 1}"
+    finally:
+        app.root_float.remove_widget(entry)
