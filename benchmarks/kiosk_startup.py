@@ -75,9 +75,9 @@ KIOSK = """
 import os, sys
 sys.path.insert(0, {root!r})
 os.environ["KIVY_NO_ARGS"] = "1"
-try:
+if os.path.exists(os.path.join({root!r}, "kiosk", "launch.py")):
     from kiosk.launch import app_class, configure
-except ImportError:  # code from before the App's split (issue 35): the command line was in kiosk.app
+else:  # code from before the App's split (issue 35): the command line was in kiosk.app
     from kiosk.app import configure, make_app_class as app_class
 configure((800, 480))
 from kivy.clock import Clock
