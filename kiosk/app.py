@@ -491,7 +491,8 @@ class TableNoirApp(App):
         self.show_screen("home")
 
     def on_stop(self) -> None:
-        self.later.cancel()  # start-up steps still waiting open nothing now
+        if getattr(self, "later", None) is not None:  # (a kiosk stopped before build has none)
+            self.later.cancel()  # start-up steps still waiting open nothing now
         self._close_phones()
         if self.fleet is not None:
             self.fleet.close()  # "offline", said by the stand itself
