@@ -108,14 +108,6 @@ class Engines(Mapping[str, "Engine"]):
         """The games whose engine has not been tried yet, in menu order."""
         return [g for g in modules() if g not in self._loaded and g not in self._broken]
 
-    def load_next(self) -> str | None:
-        """Import the next engine not tried yet; its game, or None when all have been tried."""
-        pending = self.pending()
-        if not pending:
-            return None
-        _ = pending[0] in self  # imports it, or notes it as broken
-        return pending[0]
-
     def menu(self) -> list[tuple[str, str]]:
         """(game, title) for the home screen, imports nothing: every game not known to be broken."""
         return [(g, self.title(g)) for g in modules() if g not in self._broken]
