@@ -9,13 +9,19 @@ give them back by itself. The resident size then climbs to the high-water mark
 of the games played so far although what is in use stays flat (docs/kiosk.md,
 "A convention day", has the measurements). Two remedies:
 
-* ``tune_allocator``, at start-up: every block of 32 KiB or more gets pages of its
+* ``tune_allocator``, at start-up: every block of 72 KiB or more gets pages of its
   own (``mmap``), returned to the system the moment it is freed. Those blocks are
-  mostly pixels: a label's text texture (one line of 20 px text 400 px wide is
-  32 KiB), SDL's surfaces, the software renderer's copies. glibc starts that bar
+  mostly pixels: a label's text texture (one line of 28 px text 600 px wide is
+  about 80 KiB), SDL's surfaces, the software renderer's copies. glibc starts that bar
   at 128 KiB and raises it each time such a block is freed (up to 32 MiB), so
   after a few screens nearly all of them came from the shared heap and left gaps
-  there. Setting the bar also stops it moving.
+  there. Setting the bar also stops it moving. Why not lower: Mesa's software
+  renderer (llvmpipe, the desktop's and the tests' renderer) takes its drawing
+  bins in blocks of 64 KiB and frees them every frame, about 90 of them for a
+  play screen; with the bar at 32 KiB each was a fresh ``mmap`` and ``munmap``
+  with zeroed pages, which made every frame about 1 ms slower (docs/kiosk.md,
+  "Event to screen, fifth pass"). Smaller text textures come from the heap and
+  go back with the trim below.
 * ``release_memory``, on the way Home (``App.go_home``, after its garbage
   collection), when nobody is in the middle of an action: ``malloc_trim(0)``
   returns every whole free page, in the middle of the heap too. It takes 1-10 ms;
@@ -32,8 +38,9 @@ import os
 import time
 from typing import Any
 
-MMAP_THRESHOLD = 32 * 1024
-"""Blocks this big or bigger get pages of their own, given back when freed."""
+MMAP_THRESHOLD = 72 * 1024
+"""Blocks this big or bigger get pages of their own, given back when freed (above the
+software renderer's 64 KiB bins, which it takes and frees every frame)."""
 
 M_MMAP_THRESHOLD = -3  # mallopt's parameter number, from glibc's <malloc.h>
 
