@@ -5,18 +5,10 @@ A background thread emits hardware events through the ports, as the real
 backends do: a settled d10 on the tray in Hell for Leather (the tray port),
 and a Gray press locking an Even/Odd wager (the pad port). A real event comes
 at any moment, not just after a frame, so the thread waits a random 0-50 ms
-before emitting while the kiosk keeps running its frames. Between measured
-events the random bot moves the game on (not timed).
-
-Two times per event, from the moment it is emitted:
-
-* **news**: to the end of the first frame flip after the rules accepted the
-  action, checked to show the action's news: the landed die's result (its
-  zone and face) or the lock board naming the player as locked in. The play
-  screen draws that first (``PlayScreen._news_first``);
-* **whole screen**: to the end of the flip of the frame that has drawn the
-  rest too (status panel, log strip, the next question). Before the news came
-  first (``--all-at-once``, or the kiosk before this round) both were one frame.
+before emitting while the kiosk keeps running its frames. For each event it
+measures from the moment the event is emitted to the end of the first frame
+flip after the rules have accepted the action, i.e. when the player can see
+it. Between measured events the random bot moves the game on (not timed).
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/kiosk_latency.py [--events 200] [--size 1280x720]
 
@@ -54,7 +46,6 @@ def main() -> int:
     parser.add_argument("--events", type=int, default=150, help="measured events per game")
     parser.add_argument("--size", default="800x480")
     parser.add_argument("--warmup", type=int, default=20, help="first events also left out in a second line")
-    parser.add_argument("--all-at-once", action="store_true", help="draw the whole screen in the news's frame")
     args = parser.parse_args()
     from testkit import drive
 
@@ -63,10 +54,9 @@ def main() -> int:
     from kivy.base import EventLoop
 
     from hardware.events import ButtonColour, ButtonPressed, ThrowSettled, Zone
-    from kiosk.ui import overlays, play
+    from kiosk.ui import overlays
 
     overlays.ANIMATION_SCALE["value"] = 0
-    play.NEWS_FIRST["on"] = not args.all_at_once
     outbox: queue.Queue = queue.Queue()
     sent: dict[str, float] = {}
 
@@ -99,22 +89,6 @@ def main() -> int:
     Window.bind(on_flip=flip_starts)
     breakdown: dict[str, list[tuple[float, float, float, float]]] = {}
 
-    def screen():
-        return app.sm.get_screen("play")
-
-    def news_shown(event) -> bool:
-        """The action's news is on screen: the die's result, the player on the lock board as locked in,
-        or the reveal the lock opened."""
-        if isinstance(event, ThrowSettled):
-            shown = screen().throw_result.shown
-            return shown is not None and shown["face"] == event.face % 10 and shown["zone"] == event.zone.value  # 10 reads 0
-        if screen().reveal is not None:
-            return True  # the last wager closed the round: its reveal is the news (overlays are closed before each event)
-        player = app.runner.players()[event.player - 1]
-        return any(player in w.text and "locked in" in w.text for w in drive.find_all("lock:", prefix=True))
-
-    whole: dict[str, list[float]] = {}
-
     def measure(game: str, make_event) -> list[float]:
         rng = random.Random(1)
         app.go_home()
@@ -143,17 +117,12 @@ def main() -> int:
                 EventLoop.idle()  # one frame: clock (hands the event to the UI thread), layout, draw, flip
                 if len(app.runner.session.log) > before and "t" in sent and "h0" in parts:
                     end = time.perf_counter()
-                    if not news_shown(event):
-                        raise SystemExit(f"the frame after {event} does not show its news: not a fair measure")
                     samples.append((end - sent["t"]) * 1000)
                     flip = parts.get("flip", end)
                     flip = flip if flip >= parts["h1"] else end  # a flip from a frame before the event
                     breakdown.setdefault(game, []).append(
                         ((parts["h0"] - sent["t"]) * 1000, (parts["h1"] - parts["h0"]) * 1000,
                          (flip - parts["h1"]) * 1000, (end - flip) * 1000))
-                    while screen()._rest_due and time.perf_counter() < deadline:
-                        EventLoop.idle()  # the rest of the screen: the next frame(s)
-                    whole.setdefault(game, []).append((time.perf_counter() - sent["t"]) * 1000)
                     break
             else:
                 drive.bot_move(app, rng)
@@ -176,18 +145,13 @@ def main() -> int:
         "pad: Gray locks a wager (Even/Odd)": measure("even-odd", lock_wager),
     }
     outbox.put((None, None))
-    print(f"hardware event -> its news on screen, {args.size}, 60 fps pacing (aim: median and p95 under 16 ms)")
+    print(f"hardware event -> screen effect, {args.size}, 60 fps pacing (aim: median and p95 under 16 ms)")
     for name, samples in results.items():
         # Both with and without the first events after the kiosk starts, when each kind
         # of prompt builds its widgets and each new word is measured for the first time.
         for part, kept in (("all", samples), (f"after {args.warmup}", samples[args.warmup:])):
             print(f"  {name:<40} {part:>9}  n={len(kept):4d}  median {statistics.median(kept):6.1f} ms  "
                   f"p95 {p95(kept):6.1f} ms  max {max(kept):6.1f} ms")
-    print("  the whole screen drawn (the rest follows the news in the next frame):")
-    for game, kept in whole.items():
-        kept = kept[args.warmup:]
-        print(f"  {game:<40} {'after ' + str(args.warmup):>9}  n={len(kept):4d}  median {statistics.median(kept):6.1f} ms  "
-              f"p95 {p95(kept):6.1f} ms  max {max(kept):6.1f} ms")
     print("where the time goes (each part's own median and p95): until the UI thread takes the event | rules + store + widgets | "
           "layout, text and GL calls | flip (the software renderer rasterises here)")
     for game, rows in breakdown.items():

@@ -23,7 +23,6 @@ import logging
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -130,9 +129,7 @@ class PlayScreen(Screen):
         """The game on screen, if one is attached (``attach``)."""
         self.selected: int = 0
         self.inputs: dict[str, Any] = {}
-        self._signature: tuple | None = None
-        self._rest_due = False  # the news of the last action is up, the rest of the screen not yet (_news_first)
-        self._news_frame = -1  # the clock frame that drew that news
+        self._signature: tuple[int, Any, Any] | None = None
         self._shown_heat: int | None = None
         self._inputs_cache: Reused[Any] = Reused(INPUTS_KEPT)
         self._labels_cache: Reused[Text] = Reused(LABELS_KEPT)
@@ -247,49 +244,7 @@ class PlayScreen(Screen):
             # what the round revealed stays off the strip under the overlay until the cards turn
             self._withheld[id(change.reveal)] = (change.reveal, [e.text for e in change.reveal])
             self._owe_reveal(change.reveal)
-        if not self._news_first(change):
-            self.refresh()
-
-    def _news_first(self, change) -> bool:
-        """Show what the table is looking up for, and the rest of the screen in the frame after.
-
-        A die landing's news is its result (``_show_throw`` has put it up); a wager or secret
-        choice locked on a pad is its line on the lock board. Those go on screen in the frame
-        the action is taken; the status panel, the log strip and, after a landing, the next
-        question follow in the very next frame (``_rest_soon``), a few milliseconds later. The
-        window is drawn whole on every frame, and through a software renderer every line and
-        button of it costs its pixels: drawing only the news first halves the time from a
-        die's landing to its result on screen (docs/kiosk.md, "Event to screen, fifth pass").
-        Any other change (a move, an undo, a round's reveal, the end) draws everything at once."""
-        runner, action = self.runner, change.action
-        if runner is None or action is None or change.undone is not None or change.reveal is not None \
-                or runner.outcome is not None or not NEWS_FIRST["on"]:
-            return False
-        result = self.__dict__.get("throw_result")
-        if action.type == "land" and result is not None and result.shown is not None:
-            theme.screen_changed()  # the question under the result is about to change: a tap on it now is stale
-        elif any(action.type == r.action and str(action.player) in r.locked for r in runner.secret_rounds()):
-            self._signature = self._prompt_signature()
-            self.draw_prompts()  # the lock board, with this player locked in
-        else:
-            return False
-        if not self._rest_due:
-            self._rest_due = True
-            self._news_frame = Clock.frames
-            # checked every clock tick until the next frame's (a "free" call wakes the loop: kiosk.launch)
-            Clock.schedule_interval(self._rest, 0)
-            getattr(Clock, "schedule_once_free", Clock.schedule_once)(lambda dt: None, 0)
-        return True
-
-    def _rest(self, *_) -> bool:
-        """From the tick after the news's (``_news_first``), the rest of the screen, unless it was
-        drawn since. Returns False when done, which ends the clock's calls."""
-        if not self._rest_due:
-            return False
-        if Clock.frames == self._news_frame:
-            return True  # still the frame that shows the news
         self.refresh()
-        return False
 
     def _show_throw(self, events: list) -> None:
         """A d10 landed: its zone, face and meaning in large type for a moment (kiosk.ui.results)."""
@@ -383,7 +338,6 @@ class PlayScreen(Screen):
     # -- drawing ---------------------------------------------------------------
 
     def refresh(self) -> None:
-        self._rest_due = False
         runner = self.runner
         if runner is None:
             return
@@ -392,15 +346,10 @@ class PlayScreen(Screen):
         self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
         self._show_recent()
         self.update_status()
-        signature = self._prompt_signature()
+        signature = (len(runner.session.log), runner.outcome, getattr(runner, "index", None))  # a lesson's step too
         if signature != self._signature:
             self._signature = signature
             self.draw_prompts()
-
-    def _prompt_signature(self) -> tuple:
-        """What the prompt area was last drawn for: the log's length, the outcome, a lesson's step."""
-        runner = self.runner
-        return (len(runner.session.log), runner.outcome, getattr(runner, "index", None)) if runner else ()
 
     def _show_recent(self) -> None:
         """The last lines of the public recap, less what a reveal still face down would give away."""
@@ -1053,11 +1002,6 @@ class PlayScreen(Screen):
 TURNING_OVER = {"reveal", "verdict", "case", "revelation"}
 """Event kinds that make something secret public: worth stopping the table for."""
 
-
-NEWS_FIRST = {"on": True}
-"""Whether a pad's or the tray's action shows its news in the frame it is taken and the rest of the
-screen in the next (``PlayScreen._news_first``); off, the whole screen in one frame, as before
-(the latency benchmark measures both)."""
 
 OWED_MAX = 12
 """How many reveals may wait behind the open one (see ``PlayScreen._owe_reveal``)."""
