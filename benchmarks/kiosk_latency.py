@@ -8,7 +8,9 @@ at any moment, not just after a frame, so the thread waits a random 0-50 ms
 before emitting while the kiosk keeps running its frames. For each event it
 measures from the moment the event is emitted to the end of the first frame
 flip after the rules have accepted the action, i.e. when the player can see
-it. Between measured events the random bot moves the game on (not timed).
+it; that frame is checked to show it (the die's result, the player locked in
+on the lock board, or the reveal the lock opened). Between measured events the
+random bot moves the game on (not timed).
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/kiosk_latency.py [--events 200] [--size 1280x720]
 
@@ -89,6 +91,18 @@ def main() -> int:
     Window.bind(on_flip=flip_starts)
     breakdown: dict[str, list[tuple[float, float, float, float]]] = {}
 
+    def shows(event) -> bool:
+        """The frame shows the action: the die's result, the player locked in on the lock board,
+        or the reveal the last lock opened (overlays are closed before each event)."""
+        play = app.sm.get_screen("play")
+        if isinstance(event, ThrowSettled):
+            shown = play.throw_result.shown
+            return shown is not None and shown["face"] == event.face % 10 and shown["zone"] == event.zone.value
+        if play.reveal is not None:
+            return True
+        player = app.runner.players()[event.player - 1]
+        return any(player in w.text and "locked in" in w.text for w in drive.find_all("lock:", prefix=True))
+
     def measure(game: str, make_event) -> list[float]:
         rng = random.Random(1)
         app.go_home()
@@ -117,6 +131,8 @@ def main() -> int:
                 EventLoop.idle()  # one frame: clock (hands the event to the UI thread), layout, draw, flip
                 if len(app.runner.session.log) > before and "t" in sent and "h0" in parts:
                     end = time.perf_counter()
+                    if not shows(event):
+                        raise SystemExit(f"the frame after {event} does not show it: not a fair measure")
                     samples.append((end - sent["t"]) * 1000)
                     flip = parts.get("flip", end)
                     flip = flip if flip >= parts["h1"] else end  # a flip from a frame before the event
