@@ -58,6 +58,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from benchmarks.stats import p95  # noqa: E402
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 
@@ -69,11 +70,6 @@ NATIVE_KEYS = ("malloc_used_mb", "malloc_free_mb", "malloc_mmap_mb", "malloc_chu
 
 def view_hash(session) -> str:
     return hashlib.sha1(json.dumps(session.view(None), sort_keys=True, default=str).encode()).hexdigest()[:16]
-
-
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[int(0.95 * (len(ordered) - 1))] if ordered else float("nan")
 
 
 # -- one life: the kiosk in this process ---------------------------------------------------------

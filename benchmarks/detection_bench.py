@@ -75,6 +75,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.stats import percentile  # noqa: E402
 
 from firmware.tray.heat import (  # noqa: E402
     KNOCK_LEVEL, MAX_VALID_MM, MIN_VALID_MM, Calibration, FusedTracker, HeatTracker, SteadyTracker, calibrate_curve,
@@ -184,14 +185,6 @@ def grade(events_by_sample, truths, window, trace=None, calibration=None):
         got_n = sum(1 for _, evs in events_by_sample for e in evs if e["type"] == kind)
         out[kind] = (real_n, got_n)
     return out
-
-
-def percentile(values, q):
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    rank = max(1, math.ceil(q / 100 * len(ordered)))
-    return ordered[rank - 1]
 
 
 def within(values, n):

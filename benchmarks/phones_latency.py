@@ -35,15 +35,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.stats import p95  # noqa: E402
 os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
 
 PLAYERS = ["Ann", "Bo", "Cy", "Di", "Eve", "Flo", "Gus", "Hal"]
-
-
-def p95(samples) -> float:
-    ordered = sorted(samples)
-    return ordered[int(0.95 * (len(ordered) - 1))]
 
 
 def rss_mb() -> float:
