@@ -548,6 +548,15 @@ def _buttons_in(widget):
             yield from _buttons_in(child)
 
 
+def _leaves(widget):
+    """Every widget inside ``widget`` that holds no others (not itself), depth first."""
+    for child in widget.children:
+        if child.children:
+            yield from _leaves(child)
+        else:
+            yield child
+
+
 class Scroll(ScrollView):
     """A vertical scroll area with a bar of ``bar`` px (at scale 1).
 
@@ -628,6 +637,7 @@ class Scroll(ScrollView):
                     bottom = max(bottom, min(t, y1))
                 if b < y1 - 1 and t > y1 + 1:  # cut by the top edge
                     top = min(top, max(b, y0))
+            bottom = max(bottom, self._room_for_more(content, y0, bottom, y1))
         self._shown_for, self._shown = key, (x0, bottom, x1, max(bottom, top))
         return self._shown
 
@@ -639,15 +649,46 @@ class Scroll(ScrollView):
             return False
         return super().simulate_touch_down(touch)
 
-    def _show_more(self, band: float, wx: float, wy: float) -> None:
-        """Write "More below" in a band of ``band`` px left out of the clip at the view's foot."""
+    def _room_for_more(self, content, y0: float, bottom: float, y1: float) -> float:
+        """Where the clip's foot goes so that "More below" can be written under it when more
+        lies below and nothing was cut to leave room (a heading "Also possible now:" on the
+        last line, its buttons all under the edge): ``bottom`` as it was, or higher by the
+        words' height with the lines of text that band would cut left out whole. Only text
+        makes way: if a button shown whole or a drawing sits in the band, no room is made (a
+        button the view's edge cuts is left out whole already)."""
+        _, foot = content.to_window(content.x, content.y)
+        band = self._more_texture().height + 4
+        if foot >= y0 - 1 or bottom - y0 >= band:
+            return bottom
+        edge = y0 + band
+        for w in _leaves(content):
+            _, b = w.to_window(w.x, w.y)
+            t = b + w.height
+            if t <= y0 + 1 or b >= edge - 1 or w.height < 1:
+                continue  # wholly below the view, or above the band
+            if isinstance(w, Button):
+                if b >= y0 - 1:
+                    return bottom  # a button shown whole now would be cut: no room made
+            elif isinstance(w, Label) and w.height < self.height:
+                edge = max(edge, min(t, y1))  # a line of text the band would cut goes whole
+            else:
+                return bottom  # a drawing (a die, a card) would lose more of itself: no room made
+        return edge
+
+    def _more_texture(self):
+        """The words "More below: scroll", rendered once per view."""
         from kivy.core.text import Label as CoreLabel
 
-        texture = getattr(self, "_more_texture", None)
+        texture = self.__dict__.get("_more_words")
         if texture is None:
             core = CoreLabel(text="More below: scroll", font_size=font(LEAST), italic=True)
             core.refresh()
-            texture = self._more_texture = core.texture
+            texture = self.__dict__["_more_words"] = core.texture
+        return texture
+
+    def _show_more(self, band: float, wx: float, wy: float) -> None:
+        """Write "More below" in a band of ``band`` px left out of the clip at the view's foot."""
+        texture = self._more_texture()
         shown = band >= texture.height + 2
         self._more_colour.a = 1 if shown else 0
         if shown:

@@ -71,6 +71,33 @@ def test_every_zone_and_face_shows_without_scrolling_at_800x480(app, throw, monk
     drive.pump(1)
 
 
+def test_more_below_is_said_when_a_long_heading_pushes_the_other_options_under_the_fold(app, throw, monkeypatch):
+    # At 800x480 a two-line heading left "Also possible now:" as the last line, its buttons all
+    # under the edge and nothing cut, so the view had no room to say there was more below.
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    from kiosk.ui import theme
+
+    optional = [p for p in app.runner.awaiting() if p.optional]
+    assert optional, "the throw offers nothing else to do: the fold is not tested"
+    asked = dataclasses.replace(throw, text=f"{throw.player}: throw die 2 both at once, with your off hand")
+    monkeypatch.setattr(app.runner, "awaiting", lambda: [asked, *optional])
+    app.play.draw_prompts()
+    drive.pump(3)
+    view = app.play.prompt_scroll
+    assert view.children[0].height > view.height, "everything fits: nothing is under the fold"
+    view.shown_rect()
+    view._place_clip()
+    assert view._more_colour.a == 1, "more lies under the fold and the view does not say so"
+    for w in theme._leaves(view.children[0]):
+        if isinstance(w, Label) and w.height >= 1:
+            share = _seen(w)
+            assert share < 0.02 or share > 0.98, f"{w.text!r} is cut ({share:.0%} shown)"
+    assert _hidden_buttons(app) == [], "a zone or face button made way for the words"
+    assert not [b for b in theme._leaves(view.children[0]) if isinstance(b, Button) and 0.02 < _seen(b) < 0.98]
+
+
 def test_a_throws_result_covers_nothing_the_next_question_asks(app, throw):
     from hardware.events import ThrowSettled, Zone
 
