@@ -28,6 +28,7 @@ from aiohttp import WSMsgType, web
 from kiosk.phones.server import HEADERS
 
 from .board import Board
+from .publisher import stop_network
 
 log = logging.getLogger(__name__)
 PAGE = Path(__file__).with_name("page.html")
@@ -152,7 +153,7 @@ class Organiser:
 
     async def stop(self) -> None:
         self.client.disconnect()
-        await asyncio.get_running_loop().run_in_executor(None, self.client.loop_stop)
+        await asyncio.get_running_loop().run_in_executor(None, stop_network, self.client)
         if self._runner is not None:
             await self._runner.cleanup()
         self.loop = None

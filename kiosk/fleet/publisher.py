@@ -39,6 +39,20 @@ from .outbox import Outbox
 log = logging.getLogger(__name__)
 
 
+def stop_network(client: mqtt.Client) -> None:
+    """Stop paho's network thread and close its sockets now, not when the client is collected.
+
+    ``loop_stop`` leaves open the pair of sockets that wakes paho's loop, and the broker's
+    socket too when it stops the loop in the middle of a connection (paho-mqtt 2.x, issue
+    627 upstream): they close only in the client's ``__del__``. Our clients sit in reference
+    cycles (their callbacks hold their owners), so the collector finalises them, sometimes
+    the sockets first, and each then warns it was left open; a stand that restarts its
+    publisher would hold three more descriptors each time. Paho has no public way to close
+    them; ``_reset_sockets`` is the clean-up its own ``__del__`` calls."""
+    client.loop_stop()
+    client._reset_sockets()
+
+
 class StandPublisher:
     """Publish one stand's status and events to the broker its ``[fleet]`` config names.
 
@@ -115,7 +129,7 @@ class StandPublisher:
         if self._thread.is_alive():
             self._post("stop", None)
             self._thread.join(timeout)
-        self.client.loop_stop()
+        stop_network(self.client)
 
     def _post(self, kind: str, data: Any) -> None:
         """Hand over to the worker. Never blocks, and nothing is dropped: statuses are folded into

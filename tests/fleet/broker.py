@@ -20,6 +20,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from kiosk.fleet.publisher import stop_network
+
 MOSQUITTO = shutil.which("mosquitto") or ("/usr/sbin/mosquitto" if Path("/usr/sbin/mosquitto").exists() else None)
 PASSWD = shutil.which("mosquitto_passwd")
 USERS = {"organiser": "watch-1234", "hall-a": "pw-a", "hall-b": "pw-b", "hall-c": "pw-c", "hall-d": "pw-d"}
@@ -126,4 +128,4 @@ class Listener:
 
     def close(self) -> None:
         self.client.disconnect()
-        self.client.loop_stop()
+        stop_network(self.client)

@@ -4,6 +4,7 @@ broker restart, and the message a stand shows for bad credentials."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hardware.config import FleetConfig
-from kiosk.fleet.publisher import StandPublisher
+from kiosk.fleet.publisher import StandPublisher, stop_network
 
 from .broker import MOSQUITTO, OPENSSL, USERS, WHY_SKIPPED, Broker, Listener, make_certificates
 
@@ -108,6 +109,36 @@ def test_bad_credentials_are_named_on_the_stand_without_the_password(broker, tmp
         stand.close()
 
 
+def _open_sockets() -> int:
+    count = 0
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            count += os.readlink(f"/proc/self/fd/{fd}").startswith("socket:")
+        except OSError:
+            pass  # the listing's own descriptor, gone already
+    return count
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors through /proc")
+@pytest.mark.parametrize("password", [None, "not-the-password"], ids=["connected", "refused"])
+def test_a_closed_stand_holds_no_socket(broker, tmp_path, password):
+    # paho's loop_stop left its two wake-up sockets (and, stopped mid-connection, the broker's)
+    # open until the collector found the client: a restarted publisher kept three more each time
+    before = _open_sockets()
+    said: list[str | None] = []
+    stand = StandPublisher(stand_config(broker, "hall-a", password=password), tmp_path / "o.sqlite3",
+                           on_problem=said.append, reconnect_s=(1, 2))
+    stand.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not (stand.connected.is_set() or said) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert stand.connected.is_set() == (password is None) and bool(said) == (password is not None)
+    finally:
+        stand.close()
+    assert _open_sockets() == before, "sockets left open after the stand closed"
+
+
 def test_an_unreachable_broker_is_said_once_and_the_events_wait(tmp_path):
     said: list[str | None] = []
     cfg = FleetConfig(broker="127.0.0.1", port=Broker(tmp_path).port, stand="hall-a")
@@ -144,7 +175,7 @@ def test_with_the_recommended_acl_a_stand_cannot_speak_for_another(broker, tmp_p
         assert listener.payloads("/hall-a/status") == []
     finally:
         impostor.disconnect()
-        impostor.loop_stop()
+        stop_network(impostor)
         listener.close()
 
 
