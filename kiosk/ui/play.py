@@ -122,6 +122,9 @@ class RecentLines(BoxLayout):
 
 
 class PlayScreen(Screen):
+    panel: SafePanel
+    """The status panel of the game on screen, or of the last one (``attach``)."""
+
     def __init__(self, app, **kw) -> None:
         super().__init__(name="play", **kw)
         self.app = app
@@ -223,10 +226,12 @@ class PlayScreen(Screen):
         runner.listeners.append(self._on_change)
         self.title.text = esc(runner.engine.title)
         self.title.font_size = theme.font(theme.READ)  # a long name takes two lines
-        panels = self.__dict__.setdefault("_panels", {})  # one panel per game, reused from game to game
-        if runner.engine.game not in panels:
-            panels[runner.engine.game] = SafePanel(runner.engine.game)
-        self.panel = panels[runner.engine.game]
+        if "panel" not in self.__dict__ or self.panel.game != runner.engine.game:
+            # The panel of the game on screen only (kept through a pause, built again for another
+            # game): one kept per game made a process's first Promise Hollows game its memory
+            # for the rest of the day (issue 33, docs/kiosk.md "fifth pass").
+            self.panel = SafePanel(runner.engine.game)
+            self._shown_heat = None  # a new panel has no tray shown yet
         self.panel_scroll.clear_widgets()
         self.panel_scroll.add_widget(self.panel)
         self._signature = None

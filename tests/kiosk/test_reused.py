@@ -102,3 +102,57 @@ def test_a_text_field_typed_into_all_day_keeps_a_bounded_number_of_rendered_line
         assert entry.text == f"Inspector number {3 * LINE_TEXTURES_KEPT - 1}"
     finally:
         app.root_float.remove_widget(entry)
+
+
+def alive_after_collection(refs: list) -> list:
+    gc.collect()
+    return [w for w in (ref() for ref in refs) if w is not None]
+
+
+def test_a_finished_games_status_panel_goes_when_another_game_is_on(app):
+    """The play screen keeps the status panel of the game on screen through a pause, and lets
+    it go once another game is on: kept for every game, the first Promise Hollows game of a
+    day held its panel (34 widgets and their pictures) for the rest of the day (issue 33)."""
+    if "promise-hollows" not in app.engines:
+        pytest.skip("promise-hollows engine has not landed yet")
+    app.start_game("promise-hollows", {"seed": 4})
+    rng = random.Random(4)
+    for _ in range(12):
+        if bot_step(app, rng) is None:
+            break
+        drive.pump(1)
+    sid, panel = app.runner.sid, app.play.panel
+    app.pause_game()
+    app.resume(sid)
+    assert app.play.panel is panel  # a pause and a resume: the same panel, not built again
+    parts = [weakref.ref(w) for w in panel.walk(restrict=True)]
+    assert len(parts) > 20
+    del panel
+    app.go_home()
+    app.start_game("even-odd", {"seed": 4})
+    drive.pump(1)
+    left = alive_after_collection(parts)
+    assert not left, f"{len(left)} widgets of the finished game's panel still alive, e.g. {left[0]!r}"
+    assert app.play.panel.game == "even-odd" and app.play.panel.parent is not None
+
+
+def test_attract_mode_keeps_only_the_panel_it_shows(app):
+    """Attract mode replays recorded games one after another, each with its status panel: the
+    panel of a recording no longer shown goes (kept, the loop held all four games' panels)."""
+    app.start_attract()
+    try:
+        drive.pump(2)
+        attract = app.attract
+        first = attract.panel_box.children[0]  # the panel of the recording on screen
+        parts = [weakref.ref(w) for w in first.walk(restrict=True)]
+        for _ in range(8):  # on to a recording of another game
+            attract._start_next()
+            if attract.panel_box.children[0].game != first.game:
+                break
+        else:
+            pytest.skip("only one game has a recording")
+        del first
+        left = alive_after_collection(parts)
+        assert not left, f"{len(left)} widgets of a panel no longer shown still alive"
+    finally:
+        app.end_attract()
