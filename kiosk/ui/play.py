@@ -220,6 +220,7 @@ class PlayScreen(Screen):
     def attach(self, runner) -> None:
         self.forget_reveals()
         self._forget_throw()
+        self._forget_count()
         if self.runner is not None and self._on_change in self.runner.listeners:
             self.runner.listeners.remove(self._on_change)
         self.runner = runner
@@ -230,6 +231,7 @@ class PlayScreen(Screen):
             # The panel of the game on screen only (kept through a pause, built again for another
             # game): one kept per game made a process's first Promise Hollows game its memory
             # for the rest of the day (issue 33, docs/kiosk.md "fifth pass").
+            self._forget_widgets()
             self.panel = SafePanel(runner.engine.game)
             self._shown_heat = None  # a new panel has no tray shown yet
         self.panel_scroll.clear_widgets()
@@ -323,6 +325,7 @@ class PlayScreen(Screen):
         reveal, self.reveal = self.reveal, None
         if reveal is not None:
             reveal.on_close = lambda: None
+            reveal.stop_fading()  # its timer would hold it, cards and all, for FADE_S more
             reveal.dismiss()
 
     def _release(self, events: list) -> None:
@@ -333,6 +336,23 @@ class PlayScreen(Screen):
     def on_leave(self, *_) -> None:
         self.forget_reveals()
         self._forget_throw()
+
+    def _forget_count(self) -> None:
+        """The five-count counts for one runner: stopped and let go with it (kept, it held a
+        finished game's whole session until the next count of another game)."""
+        count = self.__dict__.pop("_five", None)
+        if count is not None:
+            count.stop()
+
+    def _forget_widgets(self) -> None:
+        """Another kind of game comes on: the widgets kept for the last one go (issue 33). Its
+        questions and sentences are not this game's: of 1,043 widgets kept at such a switch,
+        the next game asked for 110 again, mostly "Confirm" and "Go on"; kept, they held the
+        last game's memory while this one built its own."""
+        for store in (self._inputs_cache, self._labels_cache, self._buttons_cache):
+            store.clear()
+        for name in ("_offer_grids", "_lock_grids", "_names_form"):
+            self.__dict__.pop(name, None)
 
     def _forget_throw(self) -> None:
         """The last throw's result belongs to the game it was thrown in: gone with it."""
