@@ -339,7 +339,7 @@ class PlayScreen(Screen):
 
     def _forget_count(self) -> None:
         """The five-count counts for one runner: stopped and let go with it (kept, it held a
-        finished game's whole session until the next count of another game)."""
+        finished game's whole session until the next count)."""
         count = self.__dict__.pop("_five", None)
         if count is not None:
             count.stop()
