@@ -67,7 +67,7 @@ class AttractScreen(Screen):
                              color=theme.DIM, halign="center"))
         self.add_widget(root)
         self.replay: demo.Replay | None = None
-        self._panels: dict[str, SafePanel] = {}
+        self._panel_shown: SafePanel | None = None
         self._next_game = 0
         self._ticker = None
         self._hold = 0.0
@@ -128,12 +128,13 @@ class AttractScreen(Screen):
         self.story.text = esc("\n".join(readable(line) for line in lines))
 
     def _panel(self, game: str) -> SafePanel:
-        """The play screen's status panel for ``game`` (one per game, kept)."""
+        """The play screen's status panel for ``game``: the one shown, or a new one for another
+        game (the last game's is let go; kept for every game, they held the memory of all four)."""
         from .play import SafePanel
 
-        panel = self._panels.get(game)
-        if panel is None:
-            panel = self._panels[game] = SafePanel(game)
+        panel = self._panel_shown
+        if panel is None or panel.game != game:
+            panel = self._panel_shown = SafePanel(game)
         if panel.parent is not self.panel_box:
             self.panel_box.clear_widgets()
             self.panel_box.add_widget(panel)

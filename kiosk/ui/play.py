@@ -122,6 +122,9 @@ class RecentLines(BoxLayout):
 
 
 class PlayScreen(Screen):
+    panel: SafePanel
+    """The status panel of the game on screen, or of the last one (``attach``)."""
+
     def __init__(self, app, **kw) -> None:
         super().__init__(name="play", **kw)
         self.app = app
@@ -217,16 +220,20 @@ class PlayScreen(Screen):
     def attach(self, runner) -> None:
         self.forget_reveals()
         self._forget_throw()
+        self._forget_count()
         if self.runner is not None and self._on_change in self.runner.listeners:
             self.runner.listeners.remove(self._on_change)
         self.runner = runner
         runner.listeners.append(self._on_change)
         self.title.text = esc(runner.engine.title)
         self.title.font_size = theme.font(theme.READ)  # a long name takes two lines
-        panels = self.__dict__.setdefault("_panels", {})  # one panel per game, reused from game to game
-        if runner.engine.game not in panels:
-            panels[runner.engine.game] = SafePanel(runner.engine.game)
-        self.panel = panels[runner.engine.game]
+        if "panel" not in self.__dict__ or self.panel.game != runner.engine.game:
+            # The panel of the game on screen only (kept through a pause, built again for another
+            # game): one kept per game made a process's first Promise Hollows game its memory
+            # for the rest of the day (issue 33, docs/kiosk.md "fifth pass").
+            self._forget_widgets()
+            self.panel = SafePanel(runner.engine.game)
+            self._shown_heat = None  # a new panel has no tray shown yet
         self.panel_scroll.clear_widgets()
         self.panel_scroll.add_widget(self.panel)
         self._signature = None
@@ -318,6 +325,7 @@ class PlayScreen(Screen):
         reveal, self.reveal = self.reveal, None
         if reveal is not None:
             reveal.on_close = lambda: None
+            reveal.stop_fading()  # its timer would hold it, cards and all, for FADE_S more
             reveal.dismiss()
 
     def _release(self, events: list) -> None:
@@ -328,6 +336,23 @@ class PlayScreen(Screen):
     def on_leave(self, *_) -> None:
         self.forget_reveals()
         self._forget_throw()
+
+    def _forget_count(self) -> None:
+        """The five-count counts for one runner: stopped and let go with it (kept, it held a
+        finished game's whole session until the next count)."""
+        count = self.__dict__.pop("_five", None)
+        if count is not None:
+            count.stop()
+
+    def _forget_widgets(self) -> None:
+        """Another kind of game comes on: the widgets kept for the last one go (issue 33). Its
+        questions and sentences are not this game's: of 1,043 widgets kept at such a switch,
+        the next game asked for 110 again, mostly "Confirm" and "Go on"; kept, they held the
+        last game's memory while this one built its own."""
+        for store in (self._inputs_cache, self._labels_cache, self._buttons_cache):
+            store.clear()
+        for name in ("_offer_grids", "_lock_grids", "_names_form"):
+            self.__dict__.pop(name, None)
 
     def _forget_throw(self) -> None:
         """The last throw's result belongs to the game it was thrown in: gone with it."""

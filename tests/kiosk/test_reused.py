@@ -6,6 +6,7 @@ import random
 import weakref
 
 import pytest
+from kivy.uix.widget import Widget
 
 from kiosk.ui import play
 from kiosk.ui.reused import Reused
@@ -102,3 +103,87 @@ def test_a_text_field_typed_into_all_day_keeps_a_bounded_number_of_rendered_line
         assert entry.text == f"Inspector number {3 * LINE_TEXTURES_KEPT - 1}"
     finally:
         app.root_float.remove_widget(entry)
+
+
+def alive_after_collection(refs: list) -> list:
+    gc.collect()
+    return [w for w in (ref() for ref in refs) if w is not None]
+
+
+def kivys_last_text_box() -> list:
+    """The text box Kivy itself keeps: ``TextInput._adjust_viewport`` is wrapped by Kivy's
+    ``triggered``, which holds the arguments of its last call, so the last box whose text
+    scrolled stays alive until another box scrolls (one box at most), with the input it is in."""
+    from kivy.uix.textinput import TextInput
+
+    held = []
+    for cell in TextInput._adjust_viewport.__closure__ or ():
+        if isinstance(cell.cell_contents, list):
+            for box in cell.cell_contents:
+                if isinstance(box, Widget):
+                    while isinstance(box.parent, Widget):
+                        box = box.parent
+                    if box.parent is None:  # off the window: the input it is in, held by Kivy alone
+                        held.extend(box.walk(restrict=True))
+    return held
+
+
+@pytest.mark.parametrize("game", ["promise-hollows", "hell-for-leather"])
+def test_a_finished_game_leaves_nothing_alive_once_another_game_is_on(app, game):
+    """A game's runner, its status panel and every widget shown or kept for it go once another
+    kind of game is on (issue 33). Kept, the first Promise Hollows game of a day held its panel
+    and a hundred kept widgets for the rest of it, and a Hell for Leather five-count held its
+    game's whole session. A pause and a resume keep the panel (nothing built again)."""
+    if game not in app.engines:
+        pytest.skip(f"{game} engine has not landed yet")
+    app.start_game(game, {"seed": 4})
+    sid, panel = app.runner.sid, app.play.panel
+    app.pause_game()
+    app.resume(sid)
+    assert app.play.panel is panel
+    rng = random.Random(4)
+    for _ in range(25):
+        if bot_step(app, rng) is None:
+            break
+        drive.pump(1)
+    if game == "hell-for-leather":
+        app.play._five_count()  # as after a shaky throw
+    stores = (app.play._inputs_cache, app.play._labels_cache, app.play._buttons_cache)
+    parts = {id(w): weakref.ref(w) for root in (app.play.panel, app.play.prompt_box, app.play.footer,
+                                                 *(w for store in stores for w in store.values()))
+             for w in root.walk(restrict=True)}
+    parts.pop(id(app.play.prompt_box)), parts.pop(id(app.play.footer))  # the screen's own
+    runner = weakref.ref(app.runner)
+    assert len(parts) > 60
+    del panel
+    app.go_home()
+    app.start_game("even-odd", {"seed": 4})
+    drive.pump(2)  # a Kivy trigger set in the last frame holds its widget until it has run
+    left = alive_after_collection(list(parts.values()))
+    own = {id(w) for w in [*vars(app.play).values(), *kivys_last_text_box()] if isinstance(w, Widget)}
+    left = [w for w in left if id(w) not in own]  # the screen's own (its plinth note), and Kivy's
+    assert runner() is None, "the finished game's runner (its whole session) is still alive"
+    assert not left, f"{len(left)} widgets of the finished game still alive, e.g. {left[0]!r}"
+    assert app.play.panel.game == "even-odd" and app.play.panel.parent is not None
+
+
+def test_attract_mode_keeps_only_the_panel_it_shows(app):
+    """Attract mode replays recorded games one after another, each with its status panel: the
+    panel of a recording no longer shown goes (kept, the loop held all four games' panels)."""
+    app.start_attract()
+    try:
+        drive.pump(2)
+        attract = app.attract
+        first = attract.panel_box.children[0]  # the panel of the recording on screen
+        parts = [weakref.ref(w) for w in first.walk(restrict=True)]
+        for _ in range(8):  # on to a recording of another game
+            attract._start_next()
+            if attract.panel_box.children[0].game != first.game:
+                break
+        else:
+            pytest.skip("only one game has a recording")
+        del first
+        left = alive_after_collection(parts)
+        assert not left, f"{len(left)} widgets of a panel no longer shown still alive"
+    finally:
+        app.end_attract()
