@@ -660,19 +660,22 @@ class Scroll(ScrollView):
         band = self._more_texture().height + 4
         if foot >= y0 - 1 or bottom - y0 >= band:
             return bottom
-        edge = y0 + band
-        for w in _leaves(content):
-            _, b = w.to_window(w.x, w.y)
-            t = b + w.height
-            if t <= y0 + 1 or b >= edge - 1 or w.height < 1:
-                continue  # wholly below the view, or above the band
-            if isinstance(w, Button):
-                if b >= y0 - 1:
-                    return bottom  # a button shown whole now would be cut: no room made
-            elif isinstance(w, Label) and w.height < self.height:
-                edge = max(edge, min(t, y1))  # a line of text the band would cut goes whole
-            else:
-                return bottom  # a drawing (a die, a card) would lose more of itself: no room made
+        leaves = [(w, *w.to_window(w.x, w.y)) for w in _leaves(content) if w.height >= 1]
+        edge, grown = y0 + band, True
+        while grown:  # a line left out raises the edge, which may then reach the line above it
+            grown = False
+            for w, _, b in leaves:
+                t = b + w.height
+                if t <= y0 + 1 or b >= edge - 1:
+                    continue  # wholly below the view, or above the band
+                if isinstance(w, Button):
+                    if b >= y0 - 1:
+                        return bottom  # a button shown whole now would be cut: no room made
+                elif isinstance(w, Label) and w.height < self.height:
+                    if min(t, y1) > edge:
+                        edge, grown = min(t, y1), True  # a line of text the band would cut goes whole
+                else:
+                    return bottom  # a drawing (a die, a card) would lose more of itself: no room made
         return edge
 
     def _more_texture(self):
