@@ -146,19 +146,12 @@ def native() -> dict:
     import tempfile as tf
 
     out: dict = {}
-    try:
-        libc = ctypes.CDLL("libc.so.6")
+    from kiosk.housekeeping import malloc_stats
 
-        class MallInfo2(ctypes.Structure):
-            _fields_ = [(n, ctypes.c_size_t) for n in
-                        ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
-                         "fordblks", "keepcost")]
-        libc.mallinfo2.restype = MallInfo2
-        info = libc.mallinfo2()
+    info = malloc_stats()
+    if info is not None:
         out.update(malloc_used_mb=info.uordblks / 2**20, malloc_free_mb=info.fordblks / 2**20,
                    malloc_mmap_mb=info.hblkhd / 2**20, malloc_chunks=info.ordblks)
-    except (OSError, AttributeError):
-        pass
     heap = anon = files = 0
     regions = 0
     current = ""

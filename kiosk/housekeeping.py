@@ -56,6 +56,24 @@ def _libc(name: str) -> Any | None:
         return None
 
 
+class MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2``: what its allocator holds, in bytes (glibc 2.33 and later)."""
+
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
+
+
+def malloc_stats() -> MallInfo2 | None:
+    """glibc's own figures (``hblks``: blocks with pages of their own; ``uordblks``: in use;
+    ``fordblks``: free but held), or None with another C library. For the soak and the tests."""
+    mallinfo2 = _libc("mallinfo2")
+    if mallinfo2 is None:
+        return None
+    mallinfo2.restype = MallInfo2
+    return mallinfo2()
+
+
 def tune_allocator() -> bool:
     """Give big blocks pages of their own (see the module's text); True if the C library took it."""
     if "MALLOC_MMAP_THRESHOLD_" in os.environ:

@@ -77,19 +77,14 @@ MMAPPED = """
 import ctypes, sys
 from kiosk import housekeeping
 
-class Info(ctypes.Structure):  # glibc's struct mallinfo2
-    _fields_ = [(name, ctypes.c_size_t) for name in
-                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
-
 libc = ctypes.CDLL(None)
-libc.mallinfo2.restype = Info
 libc.malloc.restype = ctypes.c_void_p
 libc.free.argtypes = [ctypes.c_void_p]
 if sys.argv[1] == "tuned":
     assert housekeeping.tune_allocator()
-before = libc.mallinfo2().hblks
+before = housekeeping.malloc_stats().hblks
 block = libc.malloc(64 * 1024)
-print(libc.mallinfo2().hblks - before)
+print(housekeeping.malloc_stats().hblks - before)
 libc.free(block)
 """
 
