@@ -105,10 +105,17 @@ class Listener:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=clean)
         self.client.username_pw_set(user, USERS[user])
         self.client.reconnect_delay_set(1, 1)
+        self.subscribed = threading.Event()
         self.client.on_connect = lambda c, u, f, reason, p: c.subscribe(topic, qos=1)
+        self.client.on_subscribe = lambda c, u, mid, reasons, p: self.subscribed.set()
         self.client.on_message = self._message
         self.client.connect_async("127.0.0.1", port, keepalive=10)
         self.client.loop_start()
+        # Ready once the broker has the subscription: a stand started before that could publish an
+        # event (not retained) the listener never hears, and a test would wait for it in vain.
+        if not self.subscribed.wait(10):
+            self.close()
+            raise AssertionError(f"the listener could not subscribe to {topic} on 127.0.0.1:{port}")
 
     def _message(self, client: Any, userdata: Any, msg: Any) -> None:
         with self.lock:
