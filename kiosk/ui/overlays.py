@@ -18,6 +18,8 @@ from typing import Any, Callable
 from kivy.animation import Animation
 from kivy.clock import Clock
 from kivy.graphics import PopMatrix, PushMatrix, Scale
+from kivy.lang import Builder
+from kivy.properties import BooleanProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
@@ -30,12 +32,83 @@ from .theme import Big, Filled, Text, px
 
 log = logging.getLogger(__name__)
 
+def box_colour(background: Any, dim: Any, shown: float) -> tuple[float, float, float, float]:
+    """The colour to paint an overlay's box with, straight over the screen under it, so that
+    it looks exactly as Kivy's own way of drawing it: the whole window dimmed (``dim``, its
+    alpha times ``shown``, the opening fade), then ``background`` over the box.
+
+    Blending is linear, so the two layers fold into one: the screen under the box keeps the
+    share (1 - a)(1 - d) of itself, and the rest is the background's and the dim's colour.
+    """
+    a, d = float(background[3]), float(dim[3]) * shown
+    alpha = 1 - (1 - a) * (1 - d)
+    if alpha <= 0:
+        return (0.0, 0.0, 0.0, 0.0)
+    r, g, b = ((a * c + (1 - a) * d * k) / alpha for c, k in zip(background[:3], dim[:3]))
+    return (r, g, b, alpha)
+
+
+# An overlay draws its dim around its box and paints the box once (``box_colour``), instead of
+# Kivy's dim over the whole window and the box on top: every pixel a software renderer fills
+# is paid again on each frame, and a reveal's box is most of the window (docs/kiosk.md, "Event
+# to screen, sixth pass"). ``<-Overlay>`` replaces ModalView's own drawing.
+Builder.load_string("""
+<-Overlay>:
+    canvas:
+        Color:
+            rgba: root.overlay_color[:3] + [root.overlay_color[-1] * self._anim_alpha]
+        Rectangle:
+            pos: 0, 0
+            size: (self._window.width if self._window else 0), max(0, self.y)
+        Rectangle:
+            pos: 0, self.top
+            size: (self._window.width if self._window else 0), max(0, (self._window.height if self._window else 0) - self.top)
+        Rectangle:
+            pos: 0, self.y
+            size: max(0, self.x), self.height
+        Rectangle:
+            pos: self.right, self.y
+            size: max(0, (self._window.width if self._window else 0) - self.right), self.height
+        Color:
+            rgba: root.box_colour(root.background_color, root.overlay_color, self._anim_alpha)
+        Rectangle:
+            pos: self.pos
+            size: (0, 0) if root.box_hidden else self.size
+""")
+
+
 class Overlay(ModalView):
+    box_hidden = BooleanProperty(False)
+    """True while the overlay's content paints every pixel of its box an opaque colour (a
+    square ``Filled`` filling it, as every overlay here has): the box itself is then not
+    painted, since nobody would see it."""
+
+    box_colour = staticmethod(box_colour)
+
     def __init__(self, **kw) -> None:
         kw.setdefault("auto_dismiss", False)
         kw.setdefault("background_color", (0, 0, 0, 0.85))
         kw.setdefault("background", "")
         super().__init__(**kw)
+
+    def add_widget(self, widget, *args, **kw) -> None:
+        super().add_widget(widget, *args, **kw)
+        if isinstance(widget, Filled):
+            widget.fbind("bg", self._check_box)
+            widget.fbind("radius", self._check_box)
+        self._check_box()
+
+    def remove_widget(self, widget, *args, **kw) -> None:
+        super().remove_widget(widget, *args, **kw)
+        if isinstance(widget, Filled):
+            widget.funbind("bg", self._check_box)
+            widget.funbind("radius", self._check_box)
+        self._check_box()
+
+    def _check_box(self, *_) -> None:
+        content = self.children[0] if len(self.children) == 1 else None
+        self.box_hidden = (isinstance(content, Filled) and content.bg[3] >= 1 and not content.radius
+                           and tuple(content.size_hint) == (1, 1) and not any(self.padding))
 
     def dismiss(self, *args, **kw) -> None:
         kw.setdefault("animation", False)  # gone at once: the next touch must reach the screen
