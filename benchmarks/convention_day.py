@@ -223,6 +223,22 @@ HEAP_MAX = 64 * 2**20
 """glibc reserves each thread arena's heap as 64 MiB aligned on 64 MiB (HEAP_MAX_SIZE on 64-bit)."""
 
 
+FBOS_MADE = [0]
+"""Kivy Fbos made in this life so far (counted from the first sample on: ``watch_fbos``)."""
+
+
+def watch_fbos() -> None:
+    """Count every Fbo the kiosk's pictures make (kiosk/ui/art.py): each is a GL program of its own."""
+    from kivy.graphics import Fbo
+
+    from kiosk.ui import art
+
+    def counted(*args, **kw):
+        FBOS_MADE[0] += 1
+        return Fbo(*args, **kw)
+    art.Fbo = counted  # type: ignore[misc,assignment]
+
+
 def maps() -> dict:
     """Opt-in (TN_SOAK_MAPS=1): the resident set by kind of mapping, from /proc/self/smaps, in MB.
 
@@ -234,7 +250,9 @@ def maps() -> dict:
       (72 KiB and up), Mesa's and SDL's buffers; the kernel merges neighbours, so it is counted by
       mapping with its count, and ``anon_grown`` lists the five that grew most since the first sample
       (start address, size, resident now, resident then);
-    * files: ``so`` (libraries), ``fonts``, ``dev`` (/dev, e.g. the GPU), ``shm`` (memfd, SysV), ``other_files``.
+    * files: ``so`` (libraries), ``fonts``, ``dev`` (/dev, e.g. the GPU), ``shm`` (memfd, SysV), ``other_files``;
+    * ``gl_objects``: Kivy's Fbo, Shader, Texture and RenderContext objects alive (each Fbo is a
+      RenderContext with a shader program of its own, which the GL driver compiles).
     """
     vmas = []
     current: dict | None = None
@@ -284,7 +302,13 @@ def maps() -> dict:
         MAPS_FIRST.update({start: rss for start, (_, rss) in anon_now.items()})
     grown = sorted(((rss - MAPS_FIRST.get(start, 0), start, size, rss) for start, (size, rss) in anon_now.items()),
                    reverse=True)[:5]
+    gl: dict[str, int] = {}
+    for obj in gc.get_objects():
+        name = type(obj).__name__
+        if name in ("Fbo", "Shader", "Texture", "RenderContext"):
+            gl[name] = gl.get(name, 0) + 1
     return {**{f"{k}_mb": round(v / 1024, 1) for k, v in kb.items()}, "thread_arena_count": count["thread_arenas"],
+            "gl_objects": gl, "fbos_made": FBOS_MADE[0],
             "anon_count": count["anon"],
             "anon_grown": [(hex(start), round(size / 2**20, 1), round(rss / 1024, 1),
                             round((rss - diff) / 1024, 1)) for diff, start, size, rss in grown]}
@@ -406,6 +430,8 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     trace = Trace(os.environ["TN_SOAK_TRACE"]) if os.environ.get("TN_SOAK_TRACE") else None
     if os.environ.get("TN_SOAK_NATIVE"):
         watch_fonts()
+    if os.environ.get("TN_SOAK_MAPS"):
+        watch_fbos()
     app = drive.start(str(data), config_path=str(config))
     drive.pump(3, draw=True)  # the first frames: the kiosk goes back into the game it had on screen
     rng = random.Random(seed)
