@@ -33,7 +33,8 @@ one. To look at where memory goes (docs/kiosk.md has what they showed), all off 
   heap / other anonymous mappings / files, the fonts SDL_ttf holds open, Kivy's caches by
   category and the play screen's reused widgets;
 * ``TN_SOAK_MAPS=1``: a third line per sample: the resident set by kind of mapping (see ``maps``),
-  and the anonymous mappings that grew most since the life's first sample;
+  the anonymous mappings that grew most since the life's first sample, and the GL objects alive
+  (see ``gl_objects``);
 * ``TN_SOAK_TRIM=1``: RSS after a ``malloc_trim(0)`` at each sample;
 * ``TN_SOAK_FORGET=1`` (an experiment, not the kiosk's behaviour): the play screen's reused
   widgets dropped between groups, to see their share;
@@ -239,6 +240,39 @@ def watch_fbos() -> None:
     art.Fbo = counted  # type: ignore[misc,assignment]
 
 
+def mapping_kind(vma: dict, before: dict | None, after: dict | None) -> str | None:
+    """What a mapping of /proc/self/smaps holds (``maps`` lists the kinds), from its name and
+    permissions and its neighbours'; None for a reservation (no access: never resident).
+    ``vma``: start, end (addresses), perms ("rw-p"), name ("" when anonymous)."""
+    name = vma["name"]
+    if name in ("[heap]", "[stack]"):
+        return "heap" if name == "[heap]" else "stacks"
+    if name.startswith("["):
+        return "other"
+    if name:
+        low = name.lower()
+        if low.endswith((".ttf", ".otf")):
+            return "fonts"
+        if ".so" in low:
+            return "so"
+        if low.startswith(("/memfd:", "/sysv", "/dev/shm")):
+            return "shm"
+        return "dev" if low.startswith("/dev/") else "other_files"
+    if vma["perms"].startswith("---"):
+        return None
+
+    def reserved(other: dict | None) -> bool:
+        return other is not None and not other["name"] and other["perms"].startswith("---")
+
+    aligned = vma["start"] % HEAP_MAX == 0
+    if aligned and (vma["end"] - vma["start"] == HEAP_MAX or (
+            reserved(after) and after["start"] == vma["end"] and after["end"] - vma["start"] == HEAP_MAX)):
+        return "thread_arenas"
+    if reserved(before) and before["end"] == vma["start"] and before["end"] - before["start"] <= 64 * 1024:
+        return "stacks"  # a thread's stack above its guard page
+    return "anon"
+
+
 def maps() -> dict:
     """Opt-in (TN_SOAK_MAPS=1): the resident set by kind of mapping, from /proc/self/smaps, in MB.
 
@@ -250,9 +284,7 @@ def maps() -> dict:
       (72 KiB and up), Mesa's and SDL's buffers; the kernel merges neighbours, so it is counted by
       mapping with its count, and ``anon_grown`` lists the five that grew most since the first sample
       (start address, size, resident now, resident then);
-    * files: ``so`` (libraries), ``fonts``, ``dev`` (/dev, e.g. the GPU), ``shm`` (memfd, SysV), ``other_files``;
-    * ``gl_objects``: Kivy's Fbo, Shader, Texture and RenderContext objects alive (each Fbo is a
-      RenderContext with a shader program of its own, which the GL driver compiles).
+    * files: ``so`` (libraries), ``fonts``, ``dev`` (/dev, e.g. the GPU), ``shm`` (memfd, SysV), ``other_files``.
     """
     vmas = []
     current: dict | None = None
@@ -269,31 +301,11 @@ def maps() -> dict:
     count = {"thread_arenas": 0, "anon": 0}
     anon_now: dict[int, tuple[int, int]] = {}
     for i, vma in enumerate(vmas):
-        name, rss = vma["name"], vma["rss"]
-        after = vmas[i + 1] if i + 1 < len(vmas) else None
-        before = vmas[i - 1] if i else None
-        if name == "[heap]":
-            kind = "heap"
-        elif name == "[stack]":
-            kind = "stacks"
-        elif name.startswith("["):
-            kind = "other"
-        elif name:
-            low = name.lower()
-            kind = ("fonts" if low.endswith((".ttf", ".otf")) else "so" if ".so" in low else
-                    "dev" if low.startswith("/dev/") and not low.startswith("/dev/shm") else
-                    "shm" if low.startswith(("/memfd:", "/sysv", "/dev/shm")) else "other_files")
-        elif vma["perms"].startswith("---"):
-            continue  # reserved, never resident
-        elif (vma["start"] % HEAP_MAX == 0 and after is not None and not after["name"] and after["perms"].startswith("---")
-              and after["start"] == vma["end"] and after["end"] - vma["start"] == HEAP_MAX) or (
-                vma["start"] % HEAP_MAX == 0 and vma["end"] - vma["start"] == HEAP_MAX):
-            kind = "thread_arenas"
-        elif before is not None and not before["name"] and before["perms"].startswith("---") and \
-                before["end"] == vma["start"] and before["end"] - before["start"] <= 64 * 1024:
-            kind = "stacks"
-        else:
-            kind = "anon"
+        kind = mapping_kind(vma, vmas[i - 1] if i else None, vmas[i + 1] if i + 1 < len(vmas) else None)
+        if kind is None:
+            continue
+        rss = vma["rss"]
+        if kind == "anon":
             anon_now[vma["start"]] = (vma["end"] - vma["start"], rss)
         kb[kind] += rss
         if kind in count:
@@ -302,16 +314,25 @@ def maps() -> dict:
         MAPS_FIRST.update({start: rss for start, (_, rss) in anon_now.items()})
     grown = sorted(((rss - MAPS_FIRST.get(start, 0), start, size, rss) for start, (size, rss) in anon_now.items()),
                    reverse=True)[:5]
-    gl: dict[str, int] = {}
-    for obj in gc.get_objects():
-        name = type(obj).__name__
-        if name in ("Fbo", "Shader", "Texture", "RenderContext"):
-            gl[name] = gl.get(name, 0) + 1
     return {**{f"{k}_mb": round(v / 1024, 1) for k, v in kb.items()}, "thread_arena_count": count["thread_arenas"],
-            "gl_objects": gl, "fbos_made": FBOS_MADE[0],
             "anon_count": count["anon"],
             "anon_grown": [(hex(start), round(size / 2**20, 1), round(rss / 1024, 1),
                             round((rss - diff) / 1024, 1)) for diff, start, size, rss in grown]}
+
+
+def gl_objects() -> dict:
+    """Opt-in (TN_SOAK_MAPS=1, with the kiosk's window open): the GL driver's textures and programs
+    alive (``glIsTexture``/``glIsProgram`` over the first names), Kivy's Texture, Fbo and Shader
+    objects alive, and the Fbos the pictures made so far (each Fbo links a program of its own)."""
+    from kivy.graphics import opengl
+
+    out = {"gl_textures": sum(opengl.glIsTexture(i) for i in range(1, 40000)),
+           "gl_programs": sum(opengl.glIsProgram(i) for i in range(1, 4000))}
+    for obj in gc.get_objects():
+        name = type(obj).__name__
+        if name in ("Texture", "Fbo", "Shader"):
+            out[name] = out.get(name, 0) + 1
+    return {**out, "fbos_made": FBOS_MADE[0]}
 
 
 FONT_IDS: set[str] = set()
@@ -368,7 +389,7 @@ def sample(app, latencies: list[float]) -> dict:
         "on_window": len(__import__("kivy.core.window", fromlist=["Window"]).Window.children) - 1,
         **(native() if os.environ.get("TN_SOAK_NATIVE") else {}),
         **({"play_caches": play_caches(app)} if os.environ.get("TN_SOAK_NATIVE") else {}),
-        **({"mapping_kinds": maps()} if os.environ.get("TN_SOAK_MAPS") else {}),
+        **({"mapping_kinds": {**maps(), **gl_objects()}} if os.environ.get("TN_SOAK_MAPS") else {}),
     }
 
 
