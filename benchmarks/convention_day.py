@@ -32,6 +32,9 @@ one. To look at where memory goes (docs/kiosk.md has what they showed), all off 
   (``mallinfo2``), its arenas, Python's arenas and their free bytes, resident pages of the main
   heap / other anonymous mappings / files, the fonts SDL_ttf holds open, Kivy's caches by
   category and the play screen's reused widgets;
+* ``TN_SOAK_MAPS=1``: a third line per sample: the resident set by kind of mapping (see ``maps``),
+  the anonymous mappings that grew most since the life's first sample, and the GL objects alive
+  (see ``gl_objects``);
 * ``TN_SOAK_TRIM=1``: RSS after a ``malloc_trim(0)`` at each sample;
 * ``TN_SOAK_FORGET=1`` (an experiment, not the kiosk's behaviour): the play screen's reused
   widgets dropped between groups, to see their share;
@@ -214,6 +217,124 @@ def native() -> dict:
     return out
 
 
+MAPS_FIRST: dict[int, int] = {}
+"""Resident KiB of each anonymous mapping (by start address) at the life's first ``maps`` sample."""
+
+HEAP_MAX = 64 * 2**20
+"""glibc reserves each thread arena's heap as 64 MiB aligned on 64 MiB (HEAP_MAX_SIZE on 64-bit)."""
+
+
+FBOS_MADE = [0]
+"""Kivy Fbos made in this life so far (counted from the first sample on: ``watch_fbos``)."""
+
+
+def watch_fbos() -> None:
+    """Count every Fbo the kiosk's pictures make (kiosk/ui/art.py): each is a GL program of its own."""
+    from kivy.graphics import Fbo
+
+    from kiosk.ui import art
+
+    def counted(*args, **kw):
+        FBOS_MADE[0] += 1
+        return Fbo(*args, **kw)
+    art.Fbo = counted  # type: ignore[misc,assignment]
+
+
+def mapping_kind(vma: dict, before: dict | None, after: dict | None) -> str | None:
+    """What a mapping of /proc/self/smaps holds (``maps`` lists the kinds), from its name and
+    permissions and its neighbours'; None for a reservation (no access: never resident).
+    ``vma``: start, end (addresses), perms ("rw-p"), name ("" when anonymous)."""
+    name = vma["name"]
+    if name in ("[heap]", "[stack]"):
+        return "heap" if name == "[heap]" else "stacks"
+    if name.startswith("["):
+        return "other"
+    if name:
+        low = name.lower()
+        if low.endswith((".ttf", ".otf")):
+            return "fonts"
+        if ".so" in low:
+            return "so"
+        if low.startswith(("/memfd:", "/sysv", "/dev/shm")):
+            return "shm"
+        return "dev" if low.startswith("/dev/") else "other_files"
+    if vma["perms"].startswith("---"):
+        return None
+
+    def reserved(other: dict | None) -> bool:
+        return other is not None and not other["name"] and other["perms"].startswith("---")
+
+    aligned = vma["start"] % HEAP_MAX == 0
+    if aligned and (vma["end"] - vma["start"] == HEAP_MAX or (
+            reserved(after) and after["start"] == vma["end"] and after["end"] - vma["start"] == HEAP_MAX)):
+        return "thread_arenas"
+    if reserved(before) and before["end"] == vma["start"] and before["end"] - before["start"] <= 64 * 1024:
+        return "stacks"  # a thread's stack above its guard page
+    return "anon"
+
+
+def maps() -> dict:
+    """Opt-in (TN_SOAK_MAPS=1): the resident set by kind of mapping, from /proc/self/smaps, in MB.
+
+    * ``heap``: the main arena's heap ([heap], grown with brk);
+    * ``thread_arenas``: glibc's heaps for other threads (a read-write start of a 64 MiB-aligned
+      reservation, the rest of it PROT_NONE), with their count;
+    * ``stacks``: [stack] and thread stacks (read-write behind a PROT_NONE guard page);
+    * ``anon``: every other anonymous mapping: Python's 1 MiB arenas, glibc's own-page blocks
+      (72 KiB and up), Mesa's and SDL's buffers; the kernel merges neighbours, so it is counted by
+      mapping with its count, and ``anon_grown`` lists the five that grew most since the first sample
+      (start address, size, resident now, resident then);
+    * files: ``so`` (libraries), ``fonts``, ``dev`` (/dev, e.g. the GPU), ``shm`` (memfd, SysV), ``other_files``.
+    """
+    vmas = []
+    current: dict | None = None
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split()
+        if not head[0].endswith(":"):
+            start, end = (int(x, 16) for x in head[0].split("-"))
+            current = {"start": start, "end": end, "perms": head[1], "name": " ".join(head[5:]), "rss": 0}
+            vmas.append(current)
+        elif head[0] == "Rss:" and current is not None:
+            current["rss"] = int(head[1])
+    kb: dict[str, int] = dict.fromkeys(("heap", "thread_arenas", "stacks", "anon", "so", "fonts", "dev", "shm",
+                                         "other_files", "other"), 0)
+    count = {"thread_arenas": 0, "anon": 0}
+    anon_now: dict[int, tuple[int, int]] = {}
+    for i, vma in enumerate(vmas):
+        kind = mapping_kind(vma, vmas[i - 1] if i else None, vmas[i + 1] if i + 1 < len(vmas) else None)
+        if kind is None:
+            continue
+        rss = vma["rss"]
+        if kind == "anon":
+            anon_now[vma["start"]] = (vma["end"] - vma["start"], rss)
+        kb[kind] += rss
+        if kind in count:
+            count[kind] += 1
+    if not MAPS_FIRST:
+        MAPS_FIRST.update({start: rss for start, (_, rss) in anon_now.items()})
+    grown = sorted(((rss - MAPS_FIRST.get(start, 0), start, size, rss) for start, (size, rss) in anon_now.items()),
+                   reverse=True)[:5]
+    return {**{f"{k}_mb": round(v / 1024, 1) for k, v in kb.items()}, "thread_arena_count": count["thread_arenas"],
+            "anon_count": count["anon"],
+            "anon_grown": [(hex(start), round(size / 2**20, 1), round(rss / 1024, 1),
+                            round((rss - diff) / 1024, 1)) for diff, start, size, rss in grown]}
+
+
+def gl_objects() -> dict:
+    """Opt-in (TN_SOAK_MAPS=1, with the kiosk's window open): the GL driver's textures and programs
+    alive (``glIsTexture``/``glIsProgram`` over the first names), Kivy's Texture, Fbo and Shader
+    objects alive, and the Fbos the pictures made so far (each Fbo links a program of its own)."""
+    from kivy.graphics import opengl
+
+    out = {"gl_textures": sum(opengl.glIsTexture(i) for i in range(1, 40000)),
+           "gl_programs": sum(opengl.glIsProgram(i) for i in range(1, 4000))}
+    for obj in gc.get_objects():
+        name = type(obj).__name__
+        if name in ("Texture", "Fbo", "Shader"):
+            out[name] = out.get(name, 0) + 1
+    return {**out, "fbos_made": FBOS_MADE[0]}
+
+
 FONT_IDS: set[str] = set()
 FONT_IDS_SHOWN: set[str] = set()
 
@@ -268,6 +389,7 @@ def sample(app, latencies: list[float]) -> dict:
         "on_window": len(__import__("kivy.core.window", fromlist=["Window"]).Window.children) - 1,
         **(native() if os.environ.get("TN_SOAK_NATIVE") else {}),
         **({"play_caches": play_caches(app)} if os.environ.get("TN_SOAK_NATIVE") else {}),
+        **({"mapping_kinds": {**maps(), **gl_objects()}} if os.environ.get("TN_SOAK_MAPS") else {}),
     }
 
 
@@ -329,6 +451,8 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     trace = Trace(os.environ["TN_SOAK_TRACE"]) if os.environ.get("TN_SOAK_TRACE") else None
     if os.environ.get("TN_SOAK_NATIVE"):
         watch_fonts()
+    if os.environ.get("TN_SOAK_MAPS"):
+        watch_fbos()
     app = drive.start(str(data), config_path=str(config))
     drive.pump(3, draw=True)  # the first frames: the kiosk goes back into the game it had on screen
     rng = random.Random(seed)
@@ -540,6 +664,8 @@ def day(args) -> int:
                 if "brk_heap_mb" in block:
                     print("    native: " + ", ".join(f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}"
                                                     for k, v in block.items() if k in NATIVE_KEYS), flush=True)
+                if "mapping_kinds" in block:
+                    print("    maps: " + ", ".join(f"{k} {v}" for k, v in block["mapping_kinds"].items()), flush=True)
             elif word == "KILL_ME":
                 time.sleep(random.Random(lives).uniform(0, 0.3))  # lands anywhere in the next actions
                 proc.send_signal(signal.SIGKILL)

@@ -34,3 +34,51 @@ def test_a_short_day_with_a_kill_loses_nothing(tmp_path):
             assert figure in line, line
     # the kiosk handed freed memory back on its way Home between groups (kiosk/housekeeping.py)
     assert re.search(r"trims \[[\d.]+, [\d.]+, [\d.]+\] ms", blocks[0]), blocks[0]
+
+
+def test_the_soak_tells_a_threads_arena_from_the_main_heap_and_other_memory():
+    """TN_SOAK_MAPS's census (benchmarks/convention_day.py ``maps``): where the resident set lives."""
+    import ctypes
+    import threading
+
+    sys.path.insert(0, str(ROOT))
+    from benchmarks import convention_day as soak
+
+    libc = ctypes.CDLL(None)
+    libc.malloc.restype = ctypes.c_void_p
+    libc.free.argtypes = [ctypes.c_void_p]
+    filled, done = threading.Event(), threading.Event()
+    blocks: list[int] = []
+
+    def worker():  # a thread's small blocks come from a glibc arena of its own, not the main heap
+        blocks.extend(libc.malloc(1024) for _ in range(2048))
+        for block in blocks:
+            ctypes.memset(block, 1, 1024)
+        filled.set()
+        done.wait(10)
+        for block in blocks:
+            libc.free(block)
+
+    thread = threading.Thread(target=worker)
+    thread.start()
+    try:
+        assert filled.wait(10)
+        census = soak.maps()
+    finally:
+        done.set()
+        thread.join()
+    assert census["thread_arena_count"] >= 1 and census["thread_arenas_mb"] >= 1.5, census
+    assert census["heap_mb"] > 0 and census["so_mb"] > 0, census
+
+    kind = soak.mapping_kind
+    arena = {"start": 64 * 2**20 * 5, "end": 64 * 2**20 * 5 + 2**20, "perms": "rw-p", "name": ""}
+    rest = {"start": arena["end"], "end": 64 * 2**20 * 6, "perms": "---p", "name": ""}
+    assert kind(arena, None, rest) == "thread_arenas"
+    assert kind(rest, arena, None) is None  # reserved, never resident
+    guard = {"start": 4096, "end": 8192, "perms": "---p", "name": ""}
+    stack = {"start": 8192, "end": 8192 + 8 * 2**20, "perms": "rw-p", "name": ""}
+    assert kind(stack, guard, None) == "stacks"
+    assert kind({**stack, "start": 12288}, guard, None) == "anon"  # not next to the guard: Python's arenas, Mesa...
+    assert kind({**stack, "name": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"}, None, None) == "fonts"
+    assert kind({**stack, "name": "/usr/lib/x86_64-linux-gnu/libc.so.6"}, None, None) == "so"
+    assert kind({**stack, "name": "[heap]"}, None, None) == "heap"
