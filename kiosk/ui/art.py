@@ -110,7 +110,9 @@ def _texture(text: str, size: float, bold: bool = False, font_name: str | None =
     if texture is None:
         if len(_TEXTURES) > 400:
             _TEXTURES.clear()
-        options: dict[str, Any] = {"text": text, "font_size": int(size), "bold": bold}
+        # A float, as labels give theirs (``theme.font``): Kivy keeps one open font per size
+        # as written, so 16 and 16.0 were the same font opened twice (issue 33, sixth pass).
+        options: dict[str, Any] = {"text": text, "font_size": float(int(size)), "bold": bold}
         if font_name:
             options["font_name"] = font_name
         label = CoreLabel(**options)

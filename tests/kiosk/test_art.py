@@ -123,6 +123,28 @@ def test_suit_symbols_are_drawn_in_a_font_that_has_them():
     assert "spades" in panels.suits_markup("SH") and "hearts" in panels.suits_markup("SH")
 
 
+
+def test_drawn_words_and_labels_of_one_size_share_one_open_font(monkeypatch):
+    """Kivy opens a font per size as written: the drawn words asked for 16 and labels for 16.0,
+    and eight of a day's fonts were open twice (issue 33, sixth pass)."""
+    from kivy.core.text.text_sdl2 import LabelSDL2
+
+    from kiosk.ui import theme
+
+    asked: set[str] = set()
+    font_id = LabelSDL2._get_font_id
+
+    def noted(label):
+        asked.add(font_id(label))
+        return font_id(label)
+
+    monkeypatch.setattr(LabelSDL2, "_get_font_id", noted)
+    art._texture("Inside, 7 (a test of fonts)", theme.font(16), bold=True)
+    label = theme.Text("[b]Inside, 7 (a label)[/b]", size=16)
+    label.texture_update()
+    bold = {key for key in asked if key.split("|")[2] == "True"}  # size|font|bold|italic|...
+    assert len(bold) == 1, f"one font at one size opened as {sorted(bold)}"
+
 def _play_until(runner, done, rng, limit=3000):
     from kiosk.rules import RuleError, bot
 
