@@ -32,6 +32,7 @@ from .theme import Big, Filled, Text, px
 
 log = logging.getLogger(__name__)
 
+
 def box_colour(background: Any, dim: Any, shown: float) -> tuple[float, float, float, float]:
     """The colour to paint an overlay's box with, straight over the screen under it, so that
     it looks exactly as Kivy's own way of drawing it: the whole window dimmed (``dim``, its
@@ -78,6 +79,9 @@ Builder.load_string("""
 
 
 class Overlay(ModalView):
+    """A ModalView drawn more cheaply (the rule above): the same dim and box, but a
+    ``background`` image (ModalView's ``BorderImage``) is not drawn; none is used here."""
+
     box_hidden = BooleanProperty(False)
     """True while the overlay's content paints every pixel of its box an opaque colour (a
     square ``Filled`` filling it, as every overlay here has): the box itself is then not
