@@ -63,6 +63,29 @@ def test_a_reveal_paints_only_the_dim_around_its_box(app):
 
 
 @display
+def test_the_dim_follows_the_window_when_it_is_resized(app):
+    """A designer's desktop window can change size with a reveal up: the dim still covers
+    everything around the box, with no strip of the table left bright."""
+    from kivy.core.window import Window
+
+    from testkit import drive
+
+    size = tuple(Window.size)
+    reveal = overlays.Reveal("Revealed together", [], faces={"Ann": "2 on Even"})
+    reveal.open(animation=False)
+    try:
+        Window.size = (size[0] + 160, size[1] + 90)
+        drive.pump(3)
+        window = Window.width * Window.height
+        assert Window.width == size[0] + 160
+        assert _painted_area(reveal) == pytest.approx(window - reveal.width * reveal.height, abs=1)
+    finally:
+        reveal.dismiss()
+        Window.size = size
+        drive.pump(2)
+
+
+@display
 @pytest.mark.parametrize("content", ["opaque", "translucent", "rounded", "none"])
 @pytest.mark.parametrize("shown", [1.0, 0.5])
 def test_an_overlay_looks_exactly_as_kivy_draws_a_modal_view(app, tmp_path, content, shown):
