@@ -97,16 +97,18 @@ class Overlay(ModalView):
 
     def add_widget(self, widget, *args, **kw) -> None:
         super().add_widget(widget, *args, **kw)
-        if isinstance(widget, Filled):
-            widget.fbind("bg", self._check_box)
-            widget.fbind("radius", self._check_box)
-        self._check_box()
+        self._follow(widget, True)
 
     def remove_widget(self, widget, *args, **kw) -> None:
         super().remove_widget(widget, *args, **kw)
+        self._follow(widget, False)
+
+    def _follow(self, widget, watch: bool) -> None:
+        """Watch (or stop watching) what decides ``box_hidden``: the panel's colour and corners."""
         if isinstance(widget, Filled):
-            widget.funbind("bg", self._check_box)
-            widget.funbind("radius", self._check_box)
+            bind = widget.fbind if watch else widget.funbind
+            bind("bg", self._check_box)
+            bind("radius", self._check_box)
         self._check_box()
 
     def _check_box(self, *_) -> None:

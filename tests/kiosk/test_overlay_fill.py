@@ -57,6 +57,11 @@ def test_a_reveal_paints_only_the_dim_around_its_box(app):
         # Kivy's way painted the whole window and then the box: 1.86 windows' worth here.
         assert _painted_area(reveal) == pytest.approx(window - box, abs=1)
         assert reveal.box_hidden
+        panel = reveal.children[0]
+        panel.bg = (0.1, 0.1, 0.1, 0.5)  # a panel that lets the box show: the box is painted again
+        drive.pump(1)
+        assert not reveal.box_hidden
+        assert _painted_area(reveal) == pytest.approx(window, abs=1)
     finally:
         reveal.dismiss()
         drive.pump(1)
