@@ -140,6 +140,20 @@ def play_caches(app) -> dict:
     return out
 
 
+def smaps() -> list[dict]:
+    """The process's mappings from /proc/self/smaps: start, end (addresses), perms ("rw-p"),
+    name ("" when anonymous) and rss (resident KiB), in address order."""
+    vmas: list[dict] = []
+    for line in Path("/proc/self/smaps").read_text().splitlines():
+        head = line.split()
+        if not head[0].endswith(":"):
+            start, end = (int(x, 16) for x in head[0].split("-"))
+            vmas.append({"start": start, "end": end, "perms": head[1], "name": " ".join(head[5:]), "rss": 0})
+        elif head[0] == "Rss:" and vmas:
+            vmas[-1]["rss"] = int(head[1])
+    return vmas
+
+
 def native() -> dict:
     """Where the resident set lives: glibc's heap (in use / free but held / mmapped), anonymous and
     file-backed pages, the main heap and the other anonymous mappings (thread arenas, GL, Python's
@@ -156,21 +170,15 @@ def native() -> dict:
         out.update(malloc_used_mb=info.uordblks / 2**20, malloc_free_mb=info.fordblks / 2**20,
                    malloc_mmap_mb=info.hblkhd / 2**20, malloc_chunks=info.ordblks)
     heap = anon = files = 0
-    regions = 0
-    current = ""
-    for line in Path("/proc/self/smaps").read_text().splitlines():
-        head = line.split()
-        if not head[0].endswith(":"):
-            current = head[5] if len(head) > 5 else ""
-            regions += 1
-        elif head[0] == "Rss:":
-            kb = int(head[1])
-            if current == "[heap]":
-                heap += kb
-            elif current == "":
-                anon += kb
-            elif not current.startswith("["):
-                files += kb
+    vmas = smaps()
+    for vma in vmas:
+        if vma["name"] == "[heap]":
+            heap += vma["rss"]
+        elif vma["name"] == "":
+            anon += vma["rss"]
+        elif not vma["name"].startswith("["):
+            files += vma["rss"]
+    regions = len(vmas)
     try:
         libc = ctypes.CDLL("libc.so.6")
         libc.fopen.restype = ctypes.c_void_p
@@ -286,16 +294,7 @@ def maps() -> dict:
       (start address, size, resident now, resident then);
     * files: ``so`` (libraries), ``fonts``, ``dev`` (/dev, e.g. the GPU), ``shm`` (memfd, SysV), ``other_files``.
     """
-    vmas = []
-    current: dict | None = None
-    for line in Path("/proc/self/smaps").read_text().splitlines():
-        head = line.split()
-        if not head[0].endswith(":"):
-            start, end = (int(x, 16) for x in head[0].split("-"))
-            current = {"start": start, "end": end, "perms": head[1], "name": " ".join(head[5:]), "rss": 0}
-            vmas.append(current)
-        elif head[0] == "Rss:" and current is not None:
-            current["rss"] = int(head[1])
+    vmas = smaps()
     kb: dict[str, int] = dict.fromkeys(("heap", "thread_arenas", "stacks", "anon", "so", "fonts", "dev", "shm",
                                          "other_files", "other"), 0)
     count = {"thread_arenas": 0, "anon": 0}

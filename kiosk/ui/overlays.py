@@ -515,7 +515,6 @@ class Reveal(Fades, Overlay):
             return
         self.turned_at = time.monotonic()
         self.caption.text = self.caption_text
-        self.background_color = (0, 0, 0, 0.85)
         if self.fades:
             self.start_fading()
         self.on_turned()
