@@ -4,6 +4,8 @@ SerialTray reading it, exactly as a maker's tray would be read over USB."""
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 
 from hardware.backends.serial import SerialTray
@@ -163,7 +165,12 @@ def test_the_set_learnt_on_the_bench_is_stored_on_the_tray():
     # The tray now keeps what the bench weighed (then re-tared), not the calibration it started with.
     assert stored != before
     assert stored[1] == pytest.approx(cal.per_die, rel=1e-6)  # one die, as the bench weighed it
-    assert stored[0] == pytest.approx(cal.zero, abs=0.01 * cal.per_die)  # and zero, as both re-tared it
+    # And zero, as both re-tared it from the same empty plinth: the bench takes the median of the
+    # whole step's readings, the tray the median of its last few (and follows the drift after), so
+    # the two agree within the readings' own noise, not to 1 % of a die (about 1.2 readings' sigma
+    # here, which one run in five or so missed by chance).
+    empty = bench.records["retare"].weights
+    assert abs(stored[0] - cal.zero) <= 3 * statistics.pstdev(empty), (stored[0], cal.zero)
     assert "weighing calibration (stored on the tray)" in bench.report()
 
 
