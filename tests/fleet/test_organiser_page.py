@@ -56,8 +56,12 @@ def make_store(path: Path, started: int, finished: int) -> Path:
 
     store = Store(path)
     now = time.time()
+    midnight = time.mktime(time.localtime(now)[:3] + (0, 0, 0, 0, 0, -1))
+    # An hour ago, or just after midnight in the day's first hour: today's games either way (begun
+    # an hour before a run at 00:16 they were yesterday's, and today's row read 0 started).
+    first = max(now - 3600, midnight + 60)
     for i in range(started):
-        begun, ended = now - 3600, now - 3600 + 900 + 60 * i
+        begun, ended = first, first + 900 + 60 * i
         sid = store.db.execute("INSERT INTO sessions (game, setup, started, updated, outcome) VALUES (?, '{}', ?, ?, ?)",
                                ("clincher", begun, ended, "over" if i < finished else None)).lastrowid
         # ... and counted as the store counts its plays (schema 4), which the stand reports first
