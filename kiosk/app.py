@@ -219,6 +219,7 @@ class TableNoirApp(App):
         self.hardware_problems = []  # what failed to open, in words for the operator (Home shows it)
         theme.crisp()
         theme.remember_word_widths()
+        theme.quiet_kv_bindings()  # before any screen's kv rules bind
         self.controller = None  # the hardware opens right after the first frame (see _first_frame)
         self.sm = theme.Screens()
         self._screens: dict[str, Any] = {}

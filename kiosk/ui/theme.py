@@ -209,6 +209,32 @@ def remember_word_widths(limit: int = 2048) -> None:
     LabelSDL2.get_cached_extents = get_cached_extents
 
 
+def quiet_kv_bindings() -> None:
+    """Let a kv rule's binding set its value without first writing debug lines nobody reads.
+
+    Each time a property a kv rule watches changes (some fifty times in a die landing's
+    frame: a label's texture, a button's colour, a box's size), Kivy 2.3 runs
+    ``kivy.lang.builder.call_fn``. Unless Python runs with ``-O``, it first formats two
+    trace messages from the widget, the rule and the value, their reprs included, and hands
+    them to a logger that drops them. This does the same work without them; with Kivy's log
+    at its trace level, Kivy's own function is kept. Installed before the first screen is
+    built (bindings made earlier keep Kivy's, which does the same). Re-check on a Kivy upgrade.
+    """
+    import kivy.lang.builder as builder
+    from kivy.logger import LOG_LEVELS, Logger
+
+    if Logger.isEnabledFor(LOG_LEVELS["trace"]) or getattr(builder.call_fn, "quiet", False):
+        return
+
+    def call_fn(args, instance, value) -> None:
+        element, key, expression, rule, idmap = args
+        rule.count += 1
+        setattr(element, key, eval(expression, idmap))
+
+    call_fn.quiet = True  # type: ignore[attr-defined]
+    builder.call_fn = call_fn
+
+
 def tight_text(label: Label, inset: float = 0) -> None:
     """Keep ``label``'s text texture no wider than its text, wrapping only what does not fit.
 

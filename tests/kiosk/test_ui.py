@@ -853,6 +853,34 @@ def test_panel_lines_always_show_exactly_the_lines_asked_for(app):
     check()
 
 
+def test_kv_bindings_set_their_values_without_formatting_debug_lines(app, monkeypatch):
+    # A property a kv rule watches (a label's place, its texture) runs Kivy's
+    # kivy.lang.builder.call_fn. Kivy 2.3's formats two trace lines from reprs of the widget,
+    # the rule and the value for a logger that drops them, some fifty times in a landing's
+    # frame; the kiosk's (theme.quiet_kv_bindings) only sets the value.
+    import kivy.lang.builder as builder
+    from kivy.base import EventLoop
+    from kivy.graphics import Rectangle
+
+    from kiosk.ui import theme
+
+    formatted: list[tuple] = []
+    monkeypatch.setattr(builder, "trace", lambda *args, **kw: formatted.append(args))
+    label = theme.Text("Inside, 7", size=20)
+    app.root.add_widget(label)
+    try:
+        EventLoop.idle()
+        formatted.clear()
+        label.pos = (123, 45)
+        label.text = "Outside, 3"
+        EventLoop.idle()
+        drawn = [i for i in label.canvas.children if isinstance(i, Rectangle) and i.texture is label.texture]
+        assert drawn and tuple(drawn[0].pos)[1] >= 45 and tuple(drawn[0].size) == tuple(label.texture_size)
+        assert formatted == [], f"{len(formatted)} debug lines formatted for one label's move and new text"
+    finally:
+        app.root.remove_widget(label)
+
+
 def test_remembered_word_widths_wrap_text_exactly_as_measuring_afresh(app, monkeypatch):
     # The kiosk remembers each word's width per font (theme.remember_word_widths)
     # instead of asking SDL_ttf on every render. A sentence must break into the
