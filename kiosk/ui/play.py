@@ -23,6 +23,7 @@ import logging
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -34,6 +35,7 @@ from kiosk.rules import RuleError
 from kiosk.rules.core import plural, possessive
 
 from . import theme
+from .art import NEXT_FRAME
 from .fields import field_label, for_field, readable, show
 from .naming import NamesAtOnce, naming_turn, systems_turn
 from .overlays import Confirm, PrivateLook, Reveal
@@ -197,6 +199,11 @@ class PlayScreen(Screen):
         # what just happened
         self.recent = RecentLines(size=theme.READ, rows=2)  # two lines at 20 px: the record, not the news
         root.add_widget(self.recent)
+        # The record follows the news by one frame: the frame an action is shown in draws what it
+        # changed (the die's result, the lock board, the next question) and the strip's new line
+        # comes in the next one. Its label, layout and texture were 0.6-1.0 ms of a landing's
+        # frame, a tenth of it (docs/kiosk.md, "Event to screen, seventh pass").
+        self._recent_due = Clock.create_trigger(self._catch_up_recent, NEXT_FRAME)
         self.add_widget(root)
 
     @property
@@ -239,6 +246,8 @@ class PlayScreen(Screen):
         self._signature = None
         self.error.text = ""
         self.refresh()
+        self._recent_due.cancel()
+        self._show_recent()  # a new game's strip at once: never the last game's lines, even for a frame
 
     def _on_change(self, change) -> None:
         self.error.text = self.notice.text = ""
@@ -369,12 +378,16 @@ class PlayScreen(Screen):
         view = runner.session.view(None, awaiting=False)
         self._on_table = view.get("heat")  # the game's Heat in play (Hell for Leather), for the plinth note
         self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
-        self._show_recent()
+        self._recent_due()  # the strip in the next frame (see __init__)
         self.update_status()
         signature = (len(runner.session.log), runner.outcome, getattr(runner, "index", None))  # a lesson's step too
         if signature != self._signature:
             self._signature = signature
             self.draw_prompts()
+
+    def _catch_up_recent(self, _dt: float) -> None:
+        if self.runner is not None:
+            self._show_recent()
 
     def _show_recent(self) -> None:
         """The last lines of the public recap, less what a reveal still face down would give away."""

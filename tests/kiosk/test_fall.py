@@ -194,6 +194,42 @@ def test_the_curse_after_a_fall_goes_by_itself_unless_a_tap_keeps_it(app, monkey
     assert len(seen) == 2
 
 
+def test_the_strip_records_a_landing_a_frame_later_and_a_new_game_shows_its_own_at_once(app):
+    """The log strip is the record, not the news (issue 30): the frame a landing is shown in
+    draws its result, and the strip's line for it comes in the next frame (its label, layout and
+    texture were a tenth of the landing's frame). A game put on screen shows its own strip at
+    once: never the last game's lines, not even for a frame."""
+    import time
+
+    from hardware.events import ThrowSettled, Zone
+
+    from kiosk.ui.art import NEXT_FRAME
+    from kiosk.ui.fields import readable
+
+    for seed in range(1, 30):
+        if _at_a_throw(app, seed):
+            break
+    else:
+        pytest.skip("no seed reached a throw")
+    drive.pump(2)
+    play = app.play
+    strip = lambda: [label.text for label in play.recent._labels]  # noqa: E731
+    before = strip()
+    app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.INSIDE, face=7))  # handled in a frame, as the tray's
+    drive.pump(1)
+    assert play.throw_result.where_text == "Inside, 7" and play.throw_result.opacity == 1  # the news
+    newest = readable(app.runner.session.recap(None, last=1)[-1])
+    assert "inside" in newest.lower() and strip() == before
+    time.sleep(NEXT_FRAME * 2)  # the next frame comes as late as a table's (the tests' own come faster)
+    drive.pump(1)
+    assert strip()[-1] == newest  # the record, one frame later
+    old = set(strip())
+    app.go_home()
+    app.start_game("hell-for-leather", {"seed": 99})  # another game on screen, no frame drawn yet
+    fresh = [readable(line) for line in app.runner.session.recap(None, last=play.recent.rows)] or ["The game begins."]
+    assert strip() == fresh and not old & set(strip())
+
+
 def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_landing(app, monkeypatch):
     """The first landing of the evening renders no text on the frame that shows it (issue 30's
     latency): the words every result can show are rendered while the throw prompt is open,
