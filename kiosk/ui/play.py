@@ -386,8 +386,12 @@ class PlayScreen(Screen):
             self.draw_prompts()
 
     def _catch_up_recent(self, _dt: float) -> None:
-        if self.runner is not None:
+        if self.runner is None:
+            return
+        try:
             self._show_recent()
+        except Exception:  # noqa: BLE001 - a display bug must never lock a game away (nor stop the clock)
+            log.exception("the strip of what just happened could not be drawn")
 
     def _show_recent(self) -> None:
         """The last lines of the public recap, less what a reveal still face down would give away."""

@@ -230,6 +230,33 @@ def test_the_strip_records_a_landing_a_frame_later_and_a_new_game_shows_its_own_
     assert strip() == fresh and not old & set(strip())
 
 
+def test_a_strip_that_cannot_be_drawn_stops_nothing(app, monkeypatch, caplog):
+    """The strip is drawn from the clock, a frame after the action: a display bug there is
+    logged, and the game, the clock and the next frames go on."""
+    import random
+
+    from .uiplay import bot_step
+
+    if "hell-for-leather" not in app.engines:
+        pytest.skip("Hell for Leather has not landed")
+    app.go_home()
+    app.start_game("hell-for-leather", {"seed": 7})
+    drive.pump(2)
+
+    def broken(lines):
+        raise ValueError("a line the strip cannot draw")
+
+    monkeypatch.setattr(app.play.recent, "show", broken)
+    rng, before = random.Random(3), len(app.runner.session.log)
+    for _ in range(20):
+        if bot_step(app, rng):
+            drive.pump(2)
+        if len(app.runner.session.log) >= before + 3:
+            break
+    assert len(app.runner.session.log) >= before + 3  # play went on
+    assert "could not be drawn" in caplog.text
+
+
 def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_landing(app, monkeypatch):
     """The first landing of the evening renders no text on the frame that shows it (issue 30's
     latency): the words every result can show are rendered while the throw prompt is open,
