@@ -419,6 +419,8 @@ class PlayScreen(Screen):
             if self.banner.height else ""
 
     def draw_prompts(self) -> None:
+        for store in (self._labels_cache, self._buttons_cache):
+            store.next_draw()  # what the last drawing did not ask for again is off screen: it may be recycled
         box = theme.Gather()  # the prompt area's new children, put in place at the end
         footer = theme.Gather()  # and the buttons pinned under it
         self.inputs = {}
@@ -587,10 +589,8 @@ class PlayScreen(Screen):
             grid.cols = (4 if theme.wide() else 3) if names and len(offers) > 2 else 2
             buttons = []
             for p, text in offers:
-                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=theme.READ)
-                if not getattr(b, "grows", False):
-                    b.grows = True
-                    b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
+                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=theme.READ,
+                                 grows=True)
                 b.handler = lambda p=p: act(p)
                 buttons.append(b)
             theme.set_children(grid, buttons)
@@ -680,21 +680,41 @@ class PlayScreen(Screen):
             # 100 px and rendered again when layout widens it.
             box = self.prompt_box
             label = Text(text, width=box.width - box.padding[0] - box.padding[2], **kw)
-            label.tag = key
+            label.tag, label.style = key, kw
             return label
 
-        label_widget, kept = self._labels_cache.take((key, text), build)
+        def recycle(label: Text) -> bool:  # a label no longer shown, in the same style, takes the new text
+            if label.style != kw:
+                return False
+            label.text, label.tag = text, key
+            return True
+
+        label_widget, kept = self._labels_cache.take((key, text), build, recycle)
         if kept:
             self._free(label_widget)
         return label_widget
 
-    def _button(self, tag: str, text: str, kind: str = "normal", size: float = 18, **kw) -> Big:
+    def _button(self, tag: str, text: str, kind: str = "normal", size: float = 18, grows: bool = False,
+                **kw) -> Big:
+        """The button for ``tag`` showing ``text``; the caller sets its ``handler``. ``grows``: in a
+        grid of options, where every button grows as tall as the one with the most text."""
+        style = (size, grows, kw)
+
         def build() -> Big:
             button = Big(text, kind=kind, size=size, **kw)
+            button.style = style
             button.bind(on_release=lambda btn: btn.handler())
+            if grows:
+                button.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
             return button
 
-        b, kept = self._buttons_cache.take(f"{tag}|{text}|{kind}", build)
+        def recycle(button: Big) -> bool:  # a button no longer shown, in the same style, takes the new text
+            if button.style != style:
+                return False
+            button.text, button.kind, button.handler = text, kind, lambda: None
+            return True
+
+        b, kept = self._buttons_cache.take(f"{tag}|{text}|{kind}", build, recycle)
         if kept:
             self._free(b)
         b.tag = tag
@@ -764,10 +784,8 @@ class PlayScreen(Screen):
                 self._free(grid)
             buttons = []
             for p in waiting:
-                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=theme.READ)
-                if not getattr(b, "grows", False):
-                    b.grows = True
-                    b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
+                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=theme.READ,
+                                 grows=True)
                 b.handler = lambda p=p: self.ask_private(p.player, p)
                 buttons.append(b)
             theme.set_children(grid, buttons)
