@@ -61,19 +61,27 @@ class NamesAtOnce(BoxLayout):
     the System card it goes on (chosen already, one tap to change).
 
     ``systems`` None: the names are the Systems' own (no card to choose), numbered on from
-    ``first`` ("System 2 of 4")."""
+    ``first`` ("System 2 of 4"). ``turn``: whose turn this is (any value), for ``follow``.
+
+    The form is drawn again after every name the rules take (from its own button, a phone
+    or the host), one row fewer each time. Built anew each time, a form of five rows was
+    about 9,500 Python objects in reference cycles left for the collector per name, which
+    in a day's first Promise Hollows game set Python's memory high-water mark (issue 33,
+    seventh pass); ``follow`` makes the form already shown fit the turn instead."""
 
     def __init__(self, count: int, systems: list[dict[str, Any]] | None, limit: int | None = None,
-                 game: str = "promise-hollows", first: int = 1, of: int | None = None) -> None:
+                 game: str = "promise-hollows", first: int = 1, of: int | None = None, turn: Any = None) -> None:
         super().__init__(orientation="vertical", size_hint_y=None, spacing=px(8))
         self.bind(minimum_height=self.setter("height"))
-        what = "Name" if systems is not None else "System"
+        self.what = what = "Name" if systems is not None else "System"
+        self.shape = (turn, what, [s["name"] for s in systems or []], limit, game, of)
+        """What ``follow`` must find unchanged to reuse this form."""
         draw = suggestion_for(game, "name", what)
         names = [s["name"] for s in systems or []]
         cards = cards_for(count, systems) if systems else [None] * count
         self.rows: list[tuple[TextField, ChoiceInput | None]] = []
         for i, card in enumerate(cards):
-            text = TextField(f"{what.lower()}{i + 1}", f"{what} {first + i} of {of or count}", max_len=limit,
+            text = TextField(f"{what.lower()}{i + 1}", self._title(i, count, first, of), max_len=limit,
                              suggest=self._distinct(draw) if draw else None)
             text.draw()
             self.add_widget(text)
@@ -82,6 +90,40 @@ class NamesAtOnce(BoxLayout):
                 where = ChoiceInput(f"system{i + 1}", "", names, default=card, cols=min(4, len(names)))
                 self.add_widget(where)
             self.rows.append((text, where))
+
+    def _title(self, i: int, count: int, first: int, of: int | None) -> str:
+        return f"{self.what} {first + i} of {of or count}"
+
+    def follow(self, count: int, systems: list[dict[str, Any]] | None, limit: int | None = None,
+               game: str = "promise-hollows", first: int = 1, of: int | None = None, turn: Any = None,
+               taken: set[str] | frozenset[str] = frozenset()) -> bool:
+        """Show ``count`` rows for the same turn (the arguments as ``NamesAtOnce``'s) with the
+        widgets already built: the names not yet written (not in ``taken``, the town's names in
+        lower case) move up in place of those written, the last rows go, each row is numbered and
+        given its card again as a new form would be; a row left without a name gets a suggestion.
+        False, with nothing changed, when this form cannot: another turn, other cards, more rows."""
+        shape = (turn, "Name" if systems is not None else "System", [s["name"] for s in systems or []], limit,
+                 game, of)
+        if shape != self.shape or not 0 < count <= len(self.rows):
+            return False
+        unwritten = [text.box.text for text, _ in self.rows if text.box.text.strip().lower() not in taken]
+        names = unwritten[len(unwritten) - count:] if len(unwritten) >= count else \
+            unwritten + [""] * (count - len(unwritten))  # the form's own button writes from the top
+        for text, where in self.rows[count:]:
+            self.remove_widget(text)
+            if where is not None:
+                self.remove_widget(where)
+        del self.rows[count:]
+        cards = cards_for(count, systems) if systems else [None] * count
+        for i, ((text, where), name, card) in enumerate(zip(self.rows, names, cards)):
+            text.box.text = name
+            if not name.strip():
+                text.draw()
+            if text.title is not None:
+                text.title.text = self._title(i, count, first, of)
+            if where is not None:
+                where.pick(card, quiet=True)
+        return True
 
     def _distinct(self, draw: Callable[[], str]) -> Callable[[], str]:
         """``draw``, but trying again (a few times) for a name another row already shows."""

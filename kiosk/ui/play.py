@@ -504,7 +504,12 @@ class PlayScreen(Screen):
             self._free(self.plinth)
             self._show_plinth()
             box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
-        form = self._names_form = NamesAtOnce(left, view.get("systems") or [], limit=limit)
+        systems = view.get("systems") or []
+        taken = {name.lower() for s in systems for name in s.get("names") or []}
+        form = self.__dict__.get("_names_form")
+        if form is None or not form.follow(left, systems, limit=limit, turn=prompt.player, taken=taken):
+            form = self._names_form = NamesAtOnce(left, systems, limit=limit, turn=prompt.player)
+        self._free(form)
         box.add_widget(form)
         detail = next((p for p in public if p.action == "add_detail"), None)
         if detail is not None:
@@ -524,8 +529,12 @@ class PlayScreen(Screen):
         of = len(view.get("players") or [])
         box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
                                    size=theme.HEADLINE, bold=True))
-        self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
-        box.add_widget(self._names_form)
+        form = self.__dict__.get("_names_form")
+        taken = {s["name"].lower() for s in view.get("systems") or []}
+        if form is None or not form.follow(left, None, limit=limit, first=of - left + 1, of=of, taken=taken):
+            form = self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
+        self._free(form)
+        box.add_widget(form)
         ok = self._button("names:confirm", "Name this System" if left == 1 else f"Name these {left} Systems",
                           kind="accent", size=20)
         ok.handler = lambda p=prompt: self._write_names(p)
