@@ -250,3 +250,21 @@ def test_a_long_promise_hollows_game_leaves_few_widgets_to_the_collector(app):
     dropped = len(ever.keys() - held)
     assert steps == 80 and len(ever) > 40
     assert dropped <= 6, f"{dropped} of the {len(ever)} labels and buttons built were dropped in 80 actions"
+
+
+def test_a_challenge_shows_the_cards_of_the_last_one_again(app):
+    """Promise Hollows' panel keeps its challenge cards between challenges: built anew, the
+    cards of each finished challenge waited for Python's cycle collector (34 in 190 actions of
+    one game, issue 33, seventh pass)."""
+    from kiosk.ui.panels import PromiseHollowsPanel
+
+    panel = PromiseHollowsPanel()
+    panel._show_cards({"challenger": "Ann", "target": "Bo", "third_man": "Cy", "locked": ["Ann"]}, None)
+    first = list(reversed(panel.cards.children))
+    assert [c.owner for c in first] == ["Ann", "Bo", "Cy"] and [c.dim for c in first] == [False, True, True]
+    panel._show_cards(None, None)  # the challenge is over: no cards
+    assert not panel.cards.children and panel.cards.height == 0
+    panel._show_cards({"challenger": "Di", "target": "Ann", "cards": {"Di": "black"}}, None)
+    second = list(reversed(panel.cards.children))
+    assert second == first[:2], "new cards were built for the next challenge"
+    assert [(c.owner, c.colour, c.face_up) for c in second] == [("Di", "black", True), ("Ann", None, False)]
