@@ -66,10 +66,10 @@ class NamesAtOnce(BoxLayout):
     The form is drawn again after every name the rules take (from its own button, a phone
     or the host), one row fewer each time, and at every naming turn. Built anew each time,
     a form of five rows was about 9,500 Python objects in reference cycles left for the
-    collector per name, which in a day's first Promise Hollows game set Python's memory
-    high-water mark (issue 33, seventh pass). So the play screen keeps one form and
-    ``follow`` fits it to what is asked now; the rows it takes off are kept (at most as
-    many as the largest turn had) for a later turn that needs more."""
+    collector per name, a large part of the garbage that set Python's memory high-water
+    mark in a day's first Promise Hollows game (issue 33, seventh pass). So the play screen
+    keeps one form and ``follow`` fits it to what is asked now; the rows it takes off are
+    kept (at most as many as the largest turn had) for a later turn that needs more."""
 
     def __init__(self, count: int, systems: list[dict[str, Any]] | None, limit: int | None = None,
                  game: str = "promise-hollows", first: int = 1, of: int | None = None, turn: Any = None) -> None:

@@ -18,9 +18,9 @@ cycles (its properties' observers hold its own methods), so a dropped one is not
 when the store lets go of it but when Python's cycle collector next looks at the oldest
 objects, which during play can be a hundred actions later. In a Promise Hollows game a
 new sentence on a button or label every action dropped about 650 such objects an
-action; they piled up to some 100,000 memory blocks before a full collection, and the
-Python arenas that pile filled were kept for the rest of the day (issue 33, seventh
-pass). So ``take`` can be given ``recycle``: when the store is full, a widget not handed
+action; with the game's other garbage they piled up to 100,000 memory blocks and more
+before a full collection, and Python kept the arenas that pile filled for the rest of the
+day (issue 33, seventh pass). So ``take`` can be given ``recycle``: when the store is full, a widget not handed
 out in this drawing of the screen or the one before (``next_draw`` counts them; before
 the first call nothing is recycled) is offered to ``recycle``, which either makes it
 show the new key's content (new text, say) and says so, or refuses it (another font

@@ -331,8 +331,8 @@ def test_a_naming_turn_written_name_by_name_elsewhere_keeps_its_form_and_the_res
     form again after each: it is the form already shown, one row fewer, the names not yet
     written moved up, each row numbered and carded as a new form would be; the next turn fills
     the same form with fresh names (issue 33, seventh pass: built anew, a form of five rows left
-    some 9,500 objects to the cycle collector per name, and a day's first Promise Hollows game
-    set Python's memory high-water mark with them)."""
+    some 9,500 objects to the cycle collector per name, a large part of the garbage that set
+    Python's memory high-water mark in a day's first Promise Hollows game)."""
     from kiosk.ui.naming import cards_for
 
     _start(app, "promise-hollows")
