@@ -32,6 +32,7 @@ import sys
 import threading
 import time
 import wave
+import weakref
 from array import array
 from datetime import datetime
 from pathlib import Path
@@ -370,8 +371,13 @@ class CueListener:
         """Listen to ``runner`` (once, however often the same game is put on screen)."""
         if id(runner) in self._watched and self._watched[id(runner)] in runner.listeners:
             return
-        self._watched = {id(runner): lambda change: self.on_change(runner, change)}
-        runner.listeners.append(self._watched[id(runner)])
+        game = weakref.ref(runner)  # not the runner itself: its listeners would hold it in a cycle
+
+        def heard(change: Any) -> None:
+            if (watched := game()) is not None:
+                self.on_change(watched, change)
+        self._watched = {id(runner): heard}
+        runner.listeners.append(heard)
 
     def cue_for(self, runner: Any, change: Any) -> str | None:
         action = change.action

@@ -167,8 +167,11 @@ class Input(BoxLayout):
         self.value: Any = None
         self.on_change = on_change or (lambda v: None)
         self.bind(minimum_height=self.setter("height"))
+        self.title: Text | None = None
+        """The input's name over it, if it has one (a reused form may renumber it)."""
         if label:
-            self.add_widget(Text(label, size=theme.READ, color=theme.DIM))
+            self.title = Text(label, size=theme.READ, color=theme.DIM)
+            self.add_widget(self.title)
         if help:
             self.add_widget(Text(esc(help), size=theme.LEAST + 2, color=theme.DIM, italic=True))
 

@@ -61,27 +61,89 @@ class NamesAtOnce(BoxLayout):
     the System card it goes on (chosen already, one tap to change).
 
     ``systems`` None: the names are the Systems' own (no card to choose), numbered on from
-    ``first`` ("System 2 of 4")."""
+    ``first`` ("System 2 of 4"). ``turn``: whose turn this is (any value), for ``follow``.
+
+    The form is drawn again after every name the rules take (from its own button, a phone
+    or the host), one row fewer each time, and at every naming turn. Built anew each time,
+    a form of five rows was about 9,500 Python objects in reference cycles left for the
+    collector per name, a large part of the garbage that set Python's memory high-water
+    mark in a day's first Promise Hollows game (issue 33, seventh pass). So the play screen
+    keeps one form and ``follow`` fits it to what is asked now; the rows it takes off are
+    kept (at most as many as the largest turn had) for a later turn that needs more."""
 
     def __init__(self, count: int, systems: list[dict[str, Any]] | None, limit: int | None = None,
-                 game: str = "promise-hollows", first: int = 1, of: int | None = None) -> None:
+                 game: str = "promise-hollows", first: int = 1, of: int | None = None, turn: Any = None) -> None:
         super().__init__(orientation="vertical", size_hint_y=None, spacing=px(8))
         self.bind(minimum_height=self.setter("height"))
-        what = "Name" if systems is not None else "System"
-        draw = suggestion_for(game, "name", what)
-        names = [s["name"] for s in systems or []]
-        cards = cards_for(count, systems) if systems else [None] * count
+        self.what = "Name" if systems is not None else "System"
+        self.shape = self._shape(systems, limit, game, of)
+        """What ``follow`` must find unchanged to use this form: the kind of name, the cards, the length."""
+        self.turn = turn
+        self.limit = limit
+        self.cards = [s["name"] for s in systems or []]
+        self._suggest = suggestion_for(game, "name", self.what)
         self.rows: list[tuple[TextField, ChoiceInput | None]] = []
-        for i, card in enumerate(cards):
-            text = TextField(f"{what.lower()}{i + 1}", f"{what} {first + i} of {of or count}", max_len=limit,
-                             suggest=self._distinct(draw) if draw else None)
-            text.draw()
-            self.add_widget(text)
-            where = None
-            if card is not None:
-                where = ChoiceInput(f"system{i + 1}", "", names, default=card, cols=min(4, len(names)))
-                self.add_widget(where)
-            self.rows.append((text, where))
+        self.spare: list[tuple[TextField, ChoiceInput | None]] = []
+        """Rows taken off (the last first), for a turn with more names."""
+        self._fit(count, systems, first, of, [""] * count)
+
+    @staticmethod
+    def _shape(systems: list[dict[str, Any]] | None, limit: int | None, game: str, of: int | None) -> tuple:
+        return "Name" if systems is not None else "System", [s["name"] for s in systems or []], limit, game, of
+
+    def follow(self, count: int, systems: list[dict[str, Any]] | None, limit: int | None = None,
+               game: str = "promise-hollows", first: int = 1, of: int | None = None, turn: Any = None,
+               taken: set[str] | frozenset[str] = frozenset()) -> bool:
+        """Show ``count`` rows (the arguments as ``NamesAtOnce``'s) with the widgets already
+        built. In the same turn the names not yet written (not in ``taken``, the town's names in
+        lower case) move up in place of those written and the last rows go; a new turn gets fresh
+        suggestions. Each row is numbered and given its card as a new form would be. False, with
+        nothing changed, when this form cannot: another kind of name, other cards."""
+        if self._shape(systems, limit, game, of) != self.shape or count < 1:
+            return False
+        names = [""] * count
+        if turn == self.turn:
+            unwritten = [text.box.text for text, _ in self.rows if text.box.text.strip().lower() not in taken]
+            # the form's own button writes from the top: the last ones are still to write
+            names = unwritten[len(unwritten) - count:] if len(unwritten) >= count else \
+                unwritten + [""] * (count - len(unwritten))
+        self.turn = turn
+        self._fit(count, systems, first, of, names)
+        return True
+
+    def _fit(self, count: int, systems: list[dict[str, Any]] | None, first: int, of: int | None,
+             names: list[str]) -> None:
+        """``count`` rows showing ``names`` (a suggestion where a name is empty), numbered and carded."""
+        while len(self.rows) > count:
+            row = self.rows.pop()
+            for widget in row:
+                if widget is not None:
+                    self.remove_widget(widget)
+            self.spare.append(row)
+        while len(self.rows) < count:
+            row = self.spare.pop() if self.spare else self._row(len(self.rows))
+            for widget in row:
+                if widget is not None:
+                    self.add_widget(widget)
+            self.rows.append(row)
+        cards = cards_for(count, systems) if systems else [None] * count
+        for i, ((text, where), name, card) in enumerate(zip(self.rows, names, cards)):
+            text.box.text = name
+            if not name.strip():
+                text.draw()
+            if text.title is not None:
+                text.title.text = f"{self.what} {first + i} of {of or count}"
+            if where is not None:
+                where.pick(card, quiet=True)
+
+    def _row(self, i: int) -> tuple[TextField, ChoiceInput | None]:
+        """The form's row ``i`` (0 on top): its name box, and its cards when names go on cards."""
+        text = TextField(f"{self.what.lower()}{i + 1}", f"{self.what} {i + 1}", max_len=self.limit,
+                         suggest=self._distinct(self._suggest) if self._suggest else None)
+        where = None
+        if self.cards:
+            where = ChoiceInput(f"system{i + 1}", "", self.cards, cols=min(4, len(self.cards)))
+        return text, where
 
     def _distinct(self, draw: Callable[[], str]) -> Callable[[], str]:
         """``draw``, but trying again (a few times) for a name another row already shows."""

@@ -399,6 +399,8 @@ class PromiseHollowsPanel(GenericPanel):
         for w in (self.pot, self.top_lines, self.cards_title, self.cards, self.players_title, self.people, self.lines):
             self.add_widget(w)
         self._rows: dict[str, tuple] = {}
+        self._cards: list[art.ChallengeCard] = []
+        """Every challenge card built, shown or not: the next challenge shows them again."""
 
     def update(self, view, runner=None, tray=None) -> None:
         pot = view.get("pot", 0)
@@ -467,7 +469,9 @@ class PromiseHollowsPanel(GenericPanel):
             for who in [p for p in joined if p]:
                 cards.append((who, None, who in voted))
             title = f"[b]Face-Off:[/b] {esc(face_off.get('suspect'))} accused; votes face down"
-        widgets = list(reversed(self.cards.children))
+        # Kept between challenges: a card let go waited for Python's cycle collector, dozens of
+        # them in a game (issue 33, seventh pass); a table has three or so, a Face-Off one a player.
+        widgets = self._cards
         while len(widgets) < len(cards):
             widgets.append(art.ChallengeCard(size_hint_x=None, width=px(72)))
         for w, (who, colour, is_locked) in zip(widgets, cards):

@@ -436,6 +436,8 @@ class PlayScreen(Screen):
             if self.banner.height else ""
 
     def draw_prompts(self) -> None:
+        for store in (self._labels_cache, self._buttons_cache):
+            store.next_draw()  # what the last drawing did not ask for again is off screen: it may be recycled
         box = theme.Gather()  # the prompt area's new children, put in place at the end
         footer = theme.Gather()  # and the buttons pinned under it
         self.inputs = {}
@@ -519,7 +521,12 @@ class PlayScreen(Screen):
             self._free(self.plinth)
             self._show_plinth()
             box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
-        form = self._names_form = NamesAtOnce(left, view.get("systems") or [], limit=limit)
+        systems = view.get("systems") or []
+        taken = {name.lower() for s in systems for name in s.get("names") or []}
+        form = self.__dict__.get("_names_form")
+        if form is None or not form.follow(left, systems, limit=limit, turn=prompt.player, taken=taken):
+            form = self._names_form = NamesAtOnce(left, systems, limit=limit, turn=prompt.player)
+        self._free(form)
         box.add_widget(form)
         detail = next((p for p in public if p.action == "add_detail"), None)
         if detail is not None:
@@ -539,8 +546,12 @@ class PlayScreen(Screen):
         of = len(view.get("players") or [])
         box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
                                    size=theme.HEADLINE, bold=True))
-        self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
-        box.add_widget(self._names_form)
+        form = self.__dict__.get("_names_form")
+        taken = {s["name"].lower() for s in view.get("systems") or []}
+        if form is None or not form.follow(left, None, limit=limit, first=of - left + 1, of=of, taken=taken):
+            form = self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
+        self._free(form)
+        box.add_widget(form)
         ok = self._button("names:confirm", "Name this System" if left == 1 else f"Name these {left} Systems",
                           kind="accent", size=20)
         ok.handler = lambda p=prompt: self._write_names(p)
@@ -604,10 +615,8 @@ class PlayScreen(Screen):
             grid.cols = (4 if theme.wide() else 3) if names and len(offers) > 2 else 2
             buttons = []
             for p, text in offers:
-                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=theme.READ)
-                if not getattr(b, "grows", False):
-                    b.grows = True
-                    b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
+                b = self._button(tag(index[id(p)], p), esc(readable(text)), kind=kind, size=theme.READ,
+                                 grows=True)
                 b.handler = lambda p=p: act(p)
                 buttons.append(b)
             theme.set_children(grid, buttons)
@@ -697,21 +706,41 @@ class PlayScreen(Screen):
             # 100 px and rendered again when layout widens it.
             box = self.prompt_box
             label = Text(text, width=box.width - box.padding[0] - box.padding[2], **kw)
-            label.tag = key
+            label.tag, label.style = key, kw
             return label
 
-        label_widget, kept = self._labels_cache.take((key, text), build)
+        def recycle(label: Text) -> bool:  # a label no longer shown, in the same style, takes the new text
+            if label.style != kw:
+                return False
+            label.text, label.tag = text, key
+            return True
+
+        label_widget, kept = self._labels_cache.take((key, text), build, recycle)
         if kept:
             self._free(label_widget)
         return label_widget
 
-    def _button(self, tag: str, text: str, kind: str = "normal", size: float = 18, **kw) -> Big:
+    def _button(self, tag: str, text: str, kind: str = "normal", size: float = 18, grows: bool = False,
+                **kw) -> Big:
+        """The button for ``tag`` showing ``text``; the caller sets its ``handler``. ``grows``: in a
+        grid of options, where every button grows as tall as the one with the most text."""
+        style = (size, grows, kw)
+
         def build() -> Big:
             button = Big(text, kind=kind, size=size, **kw)
+            button.style = style
             button.bind(on_release=lambda btn: btn.handler())
+            if grows:
+                button.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
             return button
 
-        b, kept = self._buttons_cache.take(f"{tag}|{text}|{kind}", build)
+        def recycle(button: Big) -> bool:  # a button no longer shown, in the same style, takes the new text
+            if button.style != style:
+                return False
+            button.text, button.kind, button.handler = text, kind, lambda: None
+            return True
+
+        b, kept = self._buttons_cache.take(f"{tag}|{text}|{kind}", build, recycle)
         if kept:
             self._free(b)
         b.tag = tag
@@ -781,10 +810,8 @@ class PlayScreen(Screen):
                 self._free(grid)
             buttons = []
             for p in waiting:
-                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=theme.READ)
-                if not getattr(b, "grows", False):
-                    b.grows = True
-                    b.bind(texture_size=lambda btn, ts: _same_height(btn.parent, px(theme.TOUCH)))
+                b = self._button(f"secret:{p.player}", esc(f"{p.player}: answer on screen"), size=theme.READ,
+                                 grows=True)
                 b.handler = lambda p=p: self.ask_private(p.player, p)
                 buttons.append(b)
             theme.set_children(grid, buttons)

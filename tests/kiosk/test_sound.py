@@ -208,6 +208,26 @@ def test_lock_reveal_and_game_over_are_heard_once_each(store):
     assert player.cues == ["lock", "reveal", "game_over"]
 
 
+def test_a_game_heard_is_freed_as_soon_as_it_is_let_go(store):
+    """The cue listener hears a game without keeping it: a finished game (its whole log) went
+    only when Python's cycle collector next looked at old objects, maybe a hundred actions
+    into the next game, and piled up with what that game left (issue 33, seventh pass)."""
+    import gc
+    import weakref
+
+    runner = _toy_runner(store)
+    listener, player = _listening(runner)
+    runner.propose({"type": "lock", "player": "Ann", "number": 4})
+    gone = weakref.ref(runner)
+    gc.disable()
+    try:
+        del runner
+        assert gone() is None, "the game heard is kept alive by a reference cycle"
+    finally:
+        gc.enable()
+    assert player.cues == ["lock"] and listener
+
+
 @pytest.mark.parametrize("first, second", [(1, 9), (9, 1), (5, 5)])
 def test_no_cue_tells_what_was_locked(store, first, second):
     """Whatever the numbers, the table hears exactly the same cues at the same volume."""
@@ -225,12 +245,16 @@ def _change(kind: str, player: str = "Ann") -> Change:
     return Change(SimpleNamespace(type=kind, player=player), [])
 
 
+class _StandIn(SimpleNamespace):
+    """A runner's stand-in the listener can refer to weakly, as it does to a runner."""
+
+
 _PUBLIC_RUNNER = SimpleNamespace(outcome=None, secret_rounds=lambda: [])
 
 
 @pytest.mark.parametrize("kind", sorted(sound.DIE_ACTIONS))
 def test_a_die_landing_or_rolled_is_heard(kind):
-    listener, player = _listening(SimpleNamespace(listeners=[]))
+    listener, player = _listening(_StandIn(listeners=[]))
     listener.on_change(_PUBLIC_RUNNER, _change(kind))
     assert player.cues == ["die"]
 
@@ -243,7 +267,7 @@ def _collapse(t: float):
 
 def test_a_collapse_is_heard_when_the_tray_senses_it_and_not_again_when_it_is_entered():
     now = {"t": 100.0}
-    listener, player = _listening(SimpleNamespace(listeners=[]), clock=lambda: now["t"])
+    listener, player = _listening(_StandIn(listeners=[]), clock=lambda: now["t"])
     listener.on_handled(_collapse(100.0))
     now["t"] = 100.4
     listener.on_handled(_collapse(100.4))  # the rest of the same fall, a moment later
