@@ -11,6 +11,11 @@ table) plays group after group, all four games in turn, nobody at the keyboard:
   hardware again"), an export of the game;
 * overlays are left as a table leaves them: nothing here closes a reveal or a message
   (attract mode and the kiosk's own code do what they do);
+* after about one action in ``--quiet-every`` (10) the table is quiet for a second, as
+  between a table's actions (a player reads, thinks, talks): the play clock does not wait
+  that second, but the kiosk's once-a-second check sees it and does what it does then
+  (its housekeeping, ``kiosk.parts.idle``); ``--quiet-every 0`` plays flat out, with never
+  a quiet moment, which no table does;
 * every ``--kill-every`` actions the kiosk process is SIGKILLed mid-play and started
   again on the same data folder; it goes back into the game it had on screen.
 
@@ -437,7 +442,7 @@ class Trace:
 
 
 def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill_at: int | None,
-         block: int = BLOCK) -> int:
+         block: int = BLOCK, quiet_every: int = 10) -> int:
     from kivy.base import EventLoop
 
     from hardware.events import LinkDown, LinkUp
@@ -455,11 +460,13 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     app = drive.start(str(data), config_path=str(config))
     drive.pump(3, draw=True)  # the first frames: the kiosk goes back into the game it had on screen
     rng = random.Random(seed)
+    pauses = random.Random(seed + 7919)  # its own stream: the same seed plays the same games at any --quiet-every
     games = [g for g in app.engines if g != "toy"]
     shown = (data / "shown.log").open("a", buffering=1)
     phones = Phones()
     actions, latencies = done_before, []
-    counts = dict.fromkeys(["groups", "pauses", "undos", "joins", "leaves", "unplugs", "exports", "reveals shown"], 0)
+    counts = dict.fromkeys(["groups", "pauses", "undos", "joins", "leaves", "unplugs", "exports", "reveals shown",
+                            "quiet seconds"], 0)
     show_overlay = app.show_overlay
 
     def counted(overlay) -> None:
@@ -487,6 +494,14 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
         game = games[rng.randrange(len(games))]
         app.start_game(game, {"seed": rng.randrange(10**6)})
         group_left = rng.randint(150, 600)
+
+    def quiet_second() -> None:
+        """A second with nobody at the table's controls, as the kiosk's once-a-second check sees it."""
+        from kiosk.parts.idle import QUIET_S
+
+        app.idle.last_input = app.idle.last_event = app.idle.clock() - QUIET_S
+        app._idle_check()
+        counts["quiet seconds"] += 1
 
     def timed_event(data_: dict) -> None:
         """A phone's answer through the controller's queue, timed to the end of the frame that shows it."""
@@ -565,6 +580,8 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
         if len(app.runner.session.log) != before:
             actions += 1
             group_left -= 1
+            if quiet_every and pauses.random() * quiet_every < 1:
+                quiet_second()
         if actions >= next_block:
             draw()
             gc.collect()
@@ -633,14 +650,15 @@ def day(args) -> int:
     blocks: list[dict] = []
     done, lives, kills = 0, 0, 0
     started = time.monotonic()
+    quiet = f"a quiet second after about one action in {args.quiet_every}" if args.quiet_every else "flat out"
     print(f"convention day: {args.actions} actions, a kill every {args.kill_every or 'never'}, seed {args.seed}, "
-          f"data in {data}", flush=True)
+          f"{quiet}, data in {data}", flush=True)
     while done < args.actions:
         lives += 1
         kill_at = done + args.kill_every if args.kill_every and done + args.kill_every < args.actions else None
         argv = [sys.executable, __file__, "--life", "--data", str(data), "--config", str(config),
                 "--seed", str(args.seed * 1000 + lives), "--from", str(done), "--actions", str(args.actions),
-                "--block", str(args.block)]
+                "--block", str(args.block), "--quiet-every", str(args.quiet_every)]
         if kill_at is not None:
             argv += ["--kill-at", str(kill_at)]
         errors = (work / f"life-{lives}.stderr").open("w")
@@ -686,6 +704,11 @@ def day(args) -> int:
     print(f"\n{done} actions in {minutes:.1f} min, {lives} lives ({kills} kills), {checked} games checked, "
           f"{changes} shown changes")
     report(blocks)
+    did: dict[str, int] = {}
+    for life_ in sorted({b["life"] for b in blocks}):  # each life counts from its start: its last block has its total
+        for name, n in [b for b in blocks if b["life"] == life_][-1].get("counts", {}).items():
+            did[name] = did.get(name, 0) + n
+    print("what the table did: " + ", ".join(f"{name} {n}" for name, n in did.items()))
     print(f"lost: {len(problems)}" + "".join(f"\n  {p}" for p in problems[:20]))
     return 1 if problems else 0
 
@@ -714,6 +737,9 @@ def main() -> int:
                         "of a life (0: never)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--block", type=int, default=BLOCK, help="actions between two samples")
+    parser.add_argument("--quiet-every", type=int, default=10,
+                        help="a quiet second at the table after about one action in this many, as between a table's "
+                        "actions (0: flat out, never one)")
     parser.add_argument("--data", help="work folder (default: a new temporary one)")
     parser.add_argument("--life", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--config", help=argparse.SUPPRESS)
@@ -721,7 +747,8 @@ def main() -> int:
     parser.add_argument("--kill-at", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.life:
-        return life(Path(args.data), Path(args.config), args.seed, args.start, args.actions, args.kill_at, args.block)
+        return life(Path(args.data), Path(args.config), args.seed, args.start, args.actions, args.kill_at, args.block,
+                    args.quiet_every)
     return day(args)
 
 
