@@ -75,12 +75,10 @@ class NamesAtOnce(BoxLayout):
                  game: str = "promise-hollows", first: int = 1, of: int | None = None, turn: Any = None) -> None:
         super().__init__(orientation="vertical", size_hint_y=None, spacing=px(8))
         self.bind(minimum_height=self.setter("height"))
-        self.what = "Name" if systems is not None else "System"
         self.shape = self._shape(systems, limit, game, of)
         """What ``follow`` must find unchanged to use this form: the kind of name, the cards, the length."""
+        self.what, self.cards, self.limit = self.shape[:3]
         self.turn = turn
-        self.limit = limit
-        self.cards = [s["name"] for s in systems or []]
         self._suggest = suggestion_for(game, "name", self.what)
         self.rows: list[tuple[TextField, ChoiceInput | None]] = []
         self.spare: list[tuple[TextField, ChoiceInput | None]] = []

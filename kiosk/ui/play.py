@@ -523,11 +523,7 @@ class PlayScreen(Screen):
             box.add_widget(self.plinth)  # before the zone and face: the stack is put right before the throw
         systems = view.get("systems") or []
         taken = {name.lower() for s in systems for name in s.get("names") or []}
-        form = self.__dict__.get("_names_form")
-        if form is None or not form.follow(left, systems, limit=limit, turn=prompt.player, taken=taken):
-            form = self._names_form = NamesAtOnce(left, systems, limit=limit, turn=prompt.player)
-        self._free(form)
-        box.add_widget(form)
+        box.add_widget(self._names_form_for(left, systems, taken, limit=limit, turn=prompt.player))
         detail = next((p for p in public if p.action == "add_detail"), None)
         if detail is not None:
             other = self._button("names:detail", "Or tell the town something about a name", kind="quiet", size=theme.READ)
@@ -546,17 +542,22 @@ class PlayScreen(Screen):
         of = len(view.get("players") or [])
         box.add_widget(self._label("text", esc(f"Name the town's Systems: clubs, employers or groups ({of})"),
                                    size=theme.HEADLINE, bold=True))
-        form = self.__dict__.get("_names_form")
         taken = {s["name"].lower() for s in view.get("systems") or []}
-        if form is None or not form.follow(left, None, limit=limit, first=of - left + 1, of=of, taken=taken):
-            form = self._names_form = NamesAtOnce(left, None, limit=limit, first=of - left + 1, of=of)
-        self._free(form)
-        box.add_widget(form)
+        box.add_widget(self._names_form_for(left, None, taken, limit=limit, first=of - left + 1, of=of))
         ok = self._button("names:confirm", "Name this System" if left == 1 else f"Name these {left} Systems",
                           kind="accent", size=20)
         ok.handler = lambda p=prompt: self._write_names(p)
         footer.add_widget(ok)
         self.current_prompt = prompt
+
+    def _names_form_for(self, left: int, systems, taken: set[str], **kw) -> NamesAtOnce:
+        """The names form for ``left`` names (``NamesAtOnce``'s arguments): the one kept, fitted to
+        them (``NamesAtOnce.follow``), or a new one when it cannot be; free to add to the box."""
+        form = self.__dict__.get("_names_form")
+        if form is None or not form.follow(left, systems, taken=taken, **kw):
+            form = self._names_form = NamesAtOnce(left, systems, **kw)
+        self._free(form)
+        return form
 
     def _write_names(self, prompt) -> None:
         """Hand the form's names to the rules one by one; a refused one (a name the town has
