@@ -863,16 +863,18 @@ class TableNoirApp(App):
         if self.sm.current not in ("attract", "operator") and self._attract_due():
             self.start_attract()
         if self.idle.quiet():
-            self.collect_garbage()
+            if self.collect_garbage():
+                housekeeping.release_memory()  # what play freed goes back to the system (kiosk/housekeeping.py)
             self.retention.step()  # old finished games to the archive, a batch per quiet second
 
     def _attract_due(self) -> bool:
         over = self.sm.current == "play" and self.runner is not None and self.runner.outcome is not None
         return self.idle.attract_due(game_over=over)
 
-    def collect_garbage(self) -> None:
-        """Free what play left in reference cycles now, while nobody is mid-action (kiosk.parts.idle)."""
-        collect_garbage()
+    def collect_garbage(self) -> bool:
+        """Free what play left in reference cycles now, while nobody is mid-action (kiosk.parts.idle).
+        Returns whether there was play to collect after."""
+        return collect_garbage()
 
     def start_attract(self) -> None:
         """The table has been idle: the game (kept on disk) is put aside, so no pad press or

@@ -22,10 +22,13 @@ of the games played so far although what is in use stays flat (docs/kiosk.md,
   with zeroed pages, which made every frame about 1 ms slower (docs/kiosk.md,
   "Event to screen, fifth pass"). Smaller text textures come from the heap and
   go back with the trim below.
-* ``release_memory``, on the way Home (``App.go_home``, after its garbage
-  collection), when nobody is in the middle of an action: ``malloc_trim(0)``
-  returns every whole free page, in the middle of the heap too. It takes 1-10 ms;
-  the pages come back, zeroed, when the next game needs them.
+* ``release_memory``, when nobody is in the middle of an action: on the way Home
+  (``App.go_home``) and after a quiet second that followed play (``App._idle_check``),
+  each time after the garbage collection there: ``malloc_trim(0)`` returns every
+  whole free page, in the middle of the heap too. It takes 1-10 ms; the pages come
+  back, zeroed, when the next game needs them. Between two actions of a game, not
+  only between games: a day's samples then sat 4-8 MB lower (docs/kiosk.md, "A
+  table's quiet seconds, trimmed").
 
 Both are glibc's (Raspberry Pi OS, Debian, Ubuntu); with another C library they
 do nothing. ``MALLOC_MMAP_THRESHOLD_`` in the environment, if set, wins.

@@ -62,7 +62,7 @@ class Idle:
         return min(now - self.last_input, now - self.last_event) >= QUIET_S
 
 
-def collect_garbage() -> None:
+def collect_garbage() -> bool:
     """Free what play left in reference cycles now, while nobody is mid-action.
 
     Called after a quiet second and on going home. Kivy widgets (a reveal's cards, say) are
@@ -70,8 +70,10 @@ def collect_garbage() -> None:
     often in the middle of showing a die or a press. A full collection costs 10-50 ms after
     a quiet second, up to 300 ms after a long run of play with no pause; done here it keeps
     the automatic ones, and their stalls, rare. Only when some collection has run since the
-    last one here (i.e. there was play).
+    last one here (i.e. there was play). Returns whether it collected.
     """
     young, older = gc.get_count()[1:]
     if young or older:
         gc.collect()
+        return True
+    return False

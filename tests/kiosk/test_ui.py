@@ -244,6 +244,27 @@ def test_widgets_dropped_in_play_are_freed_at_the_next_quiet_moment_not_during_p
     assert app.sm.current == "play"  # far from attract mode
 
 
+def test_a_quiet_second_after_play_hands_freed_memory_back_once(app, monkeypatch):
+    # Issue 33: between two actions at a table the kiosk returns what play freed to the system
+    # (malloc_trim), not only on the way Home; never while the table is busy.
+    import time
+
+    from kiosk import housekeeping
+
+    trims: list[int] = []
+    monkeypatch.setattr(housekeeping, "release_memory", lambda: trims.append(1) or True)
+    drive.press("home:new:toy")
+    drive.press("setup:start")
+    drive.pump(2)
+    app.last_input = app.last_event = time.monotonic()  # a die has just landed
+    app._idle_check()
+    assert trims == []
+    app.last_event -= 1.5
+    app.last_input -= 1.5
+    app._idle_check()
+    assert trims == [1]
+
+
 def test_what_play_dropped_is_freed_on_going_home_even_without_a_pause(app):
     # A stand where one game follows another without a quiet second (or the
     # benchmark's bots) still gets its full collection between games, rather than
