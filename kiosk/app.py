@@ -220,6 +220,7 @@ class TableNoirApp(App):
         theme.crisp()
         theme.remember_word_widths()
         theme.quiet_kv_bindings()  # before any screen's kv rules bind
+        theme.drop_text_surfaces()
         self.controller = None  # the hardware opens right after the first frame (see _first_frame)
         self.sm = theme.Screens()
         self._screens: dict[str, Any] = {}

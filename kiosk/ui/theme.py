@@ -235,6 +235,33 @@ def quiet_kv_bindings() -> None:
     builder.call_fn = call_fn
 
 
+def drop_text_surfaces() -> None:
+    """Let a rendered text's pixels go once its texture has them.
+
+    Kivy's SDL2 text provider renders a text into an SDL surface, copies the pixels out
+    (``get_data`` returns bytes) for the GL texture, and then keeps the surface on the
+    label until its next render (its pygame provider drops it; the SDL2 one does not). So
+    every text on screen, and every one the art's texture cache holds, was kept twice: 7-9
+    MB of surfaces alive in a day's soak, growing with the texts a day has rendered
+    (heaptrack, issue 33). This drops the surface as soon as the pixels are copied.
+    Re-check on a Kivy upgrade.
+    """
+    try:
+        from kivy.core.text.text_sdl2 import LabelSDL2
+    except ImportError:  # another text provider: nothing of this kind to drop
+        return
+    if getattr(LabelSDL2._render_end, "drops_surface", False):
+        return
+
+    def _render_end(self):
+        data = self._surface.get_data()  # a copy of the pixels
+        self._surface = None
+        return data
+
+    _render_end.drops_surface = True  # type: ignore[attr-defined]
+    LabelSDL2._render_end = _render_end
+
+
 def tight_text(label: Label, inset: float = 0) -> None:
     """Keep ``label``'s text texture no wider than its text, wrapping only what does not fit.
 

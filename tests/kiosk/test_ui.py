@@ -902,6 +902,30 @@ def test_kv_bindings_set_their_values_without_formatting_debug_lines(app, monkey
         app.root.remove_widget(label)
 
 
+def test_text_on_screen_is_kept_once_as_its_texture_not_twice(app):
+    # Kivy's SDL2 text provider kept each label's rendered pixels in an SDL surface after
+    # copying them into the GL texture: every text on screen held twice, 7-9 MB over a day
+    # (issue 33). theme.drop_text_surfaces lets the surface go; the text must still show.
+    from kivy.base import EventLoop
+
+    from kiosk.ui import art, theme
+
+    label = theme.Text("Marlowe throws: Inside, 7", size=28)
+    app.root.add_widget(label)
+    try:
+        EventLoop.idle()
+        EventLoop.idle()
+        core = label._label
+        assert core.texture is not None and core.texture.width > 50
+        assert getattr(core, "_surface", None) is None, "the label still holds an SDL surface of its text"
+        assert any(bytes(core.texture.pixels)[3::4]), "the text's texture is empty"
+        drawn = art._texture("Curse on Marlowe", 24, True)
+        drawn.bind()  # drawn text renders when its texture is first used
+        assert any(bytes(drawn.pixels)[3::4])
+    finally:
+        app.root.remove_widget(label)
+
+
 def test_remembered_word_widths_wrap_text_exactly_as_measuring_afresh(app, monkeypatch):
     # The kiosk remembers each word's width per font (theme.remember_word_widths)
     # instead of asking SDL_ttf on every render. A sentence must break into the
