@@ -25,8 +25,11 @@ open file descriptors, threads, the database and WAL sizes, and event-to-screen
 latency (every 20th action goes in as a phone's answer through the controller's queue,
 timed to the end of the frame that shows it). Each drawn change is noted in
 ``shown.log`` (game, actions, a hash of the public view). At the end: growth after the
-first 1,000 actions of each life, and whether anything was lost: every game's stored
-log must replay to the last view shown of it.
+first 1,000 actions of each life (to its end and at its highest sample), growth after
+warm-up (from the first sample by which the life has put every game on screen once: a
+game's first play builds its screens, fonts and drawings, which no number of actions of
+the other games does), and whether anything was lost: every game's stored log must
+replay to the last view shown of it.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/convention_day.py [--actions 8000]
 
@@ -481,6 +484,8 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
         if runner is not None:
             shown.write(f"SHOWN {runner.sid} {len(runner.session.log)} {view_hash(runner.session)}\n")
 
+    played: set[str] = set()  # the games this life has put on screen (warm-up: each one's screens built once)
+
     def new_group() -> None:
         nonlocal group_left
         phones.leave_all()
@@ -493,6 +498,7 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
         app.end_attract()
         game = games[rng.randrange(len(games))]
         app.start_game(game, {"seed": rng.randrange(10**6)})
+        played.add(game)
         group_left = rng.randint(150, 600)
 
     def quiet_second() -> None:
@@ -517,6 +523,7 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     if app.runner is None:
         new_group()
     else:
+        played.add(app.runner.engine.game)
         print(f"RESUMED session {app.runner.sid} at {len(app.runner.session.log)} actions", flush=True)
     next_block = (actions // block + 1) * block
     while actions < total:
@@ -585,7 +592,8 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
         if actions >= next_block:
             draw()
             gc.collect()
-            print("BLOCK", json.dumps({"actions": actions, **sample(app, latencies), "counts": counts}), flush=True)
+            print("BLOCK", json.dumps({"actions": actions, **sample(app, latencies), "counts": counts,
+                                       "played": sorted(played), "games": len(games)}), flush=True)
             if trace is not None:
                 trace.sample(actions)
             latencies = []
@@ -723,11 +731,26 @@ def report(blocks: list[dict]) -> None:
         first, last = mine[0], mine[-1]
         growth = 100 * (last["rss_mb"] - first["rss_mb"]) / first["rss_mb"]
         lat = [b["lat_p95_ms"] for b in mine]
+        highest = max(b["rss_mb"] for b in mine[1:])
         print(f"life {life_no}: after its first block ({first['actions']} actions) to {last['actions']}: RSS "
-              f"{first['rss_mb']:.1f} -> {last['rss_mb']:.1f} MB ({growth:+.1f} %), heap blocks "
-              f"{first['heap_blocks']} -> {last['heap_blocks']}, objects {first['gc_objects']} -> {last['gc_objects']}, "
-              f"fds {sorted({b['fds'] for b in mine})}, threads {sorted({b['threads'] for b in mine})}, "
-              f"latency p95 {lat[0]:.1f} -> {lat[-1]:.1f} ms (spread {min(lat):.1f}-{max(lat):.1f})")
+              f"{first['rss_mb']:.1f} -> {last['rss_mb']:.1f} MB ({growth:+.1f} %, highest {pct(first, highest)}), "
+              f"heap blocks {first['heap_blocks']} -> {last['heap_blocks']}, objects {first['gc_objects']} -> "
+              f"{last['gc_objects']}, fds {sorted({b['fds'] for b in mine})}, threads "
+              f"{sorted({b['threads'] for b in mine})}, latency p95 {lat[0]:.1f} -> {lat[-1]:.1f} ms (spread "
+              f"{min(lat):.1f}-{max(lat):.1f})")
+        warm = next((b for b in mine if len(b.get("played", ())) >= b.get("games", 1)), None)
+        if warm is None:
+            print(f"life {life_no}: not every game was played, so no figure after warm-up")
+        elif warm is not last:
+            after = [b["rss_mb"] for b in mine[mine.index(warm) + 1:]]
+            print(f"life {life_no}: after warm-up (every game played once; the first block then: {warm['actions']} "
+                  f"actions) to {last['actions']}: RSS {warm['rss_mb']:.1f} -> {last['rss_mb']:.1f} MB "
+                  f"({pct(warm, last['rss_mb'])}, highest {pct(warm, max(after))})")
+
+
+def pct(base: dict, mb: float) -> str:
+    """``mb`` as growth over the block ``base``'s RSS, in per cent."""
+    return f"{100 * (mb - base['rss_mb']) / base['rss_mb']:+.1f} %"
 
 
 def main() -> int:

@@ -85,3 +85,24 @@ def test_the_soak_tells_a_threads_arena_from_the_main_heap_and_other_memory():
     assert kind({**stack, "name": "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"}, None, None) == "fonts"
     assert kind({**stack, "name": "/usr/lib/x86_64-linux-gnu/libc.so.6"}, None, None) == "so"
     assert kind({**stack, "name": "[heap]"}, None, None) == "heap"
+
+
+def test_the_day_reports_growth_after_warm_up_from_the_first_sample_with_every_game_played(capsys):
+    # A game's first play builds its screens and fonts; the soak says how memory went from the
+    # first sample by which every game had been on screen, beside the figure after 1,000 actions.
+    sys.path.insert(0, str(ROOT))
+    from benchmarks import convention_day as soak
+
+    def block(actions, rss, played):
+        return {"life": 1, "actions": actions, "rss_mb": rss, "heap_blocks": 1, "gc_objects": 1, "fds": 50,
+                "threads": 10, "lat_p95_ms": 9.0, "played": played, "games": 4}
+
+    four = ["clincher", "even-odd", "hell-for-leather", "promise-hollows"]
+    soak.report([block(1000, 200.0, four[:3]), block(2000, 220.0, four), block(3000, 231.0, four),
+                 block(4000, 225.5, four)])
+    out = capsys.readouterr().out
+    assert "200.0 -> 225.5 MB (+12.8 %, highest +15.5 %)" in out, out
+    assert "after warm-up (every game played once; the first block then: 2000 actions) to 4000: " \
+           "RSS 220.0 -> 225.5 MB (+2.5 %, highest +5.0 %)" in out, out
+    soak.report([block(1000, 200.0, four[:2]), block(2000, 210.0, four[:3])])
+    assert "not every game was played" in capsys.readouterr().out
