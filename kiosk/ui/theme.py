@@ -241,7 +241,7 @@ def drop_text_surfaces() -> None:
     Kivy's SDL2 text provider renders a text into an SDL surface, copies the pixels out
     (``get_data`` returns bytes) for the GL texture, and then keeps the surface on the
     label until its next render (its pygame provider drops it; the SDL2 one does not). So
-    every text on screen, and every one the art's texture cache holds, was kept twice: 7-9
+    every text on screen, and every one the art's texture cache holds, was kept twice: 7-8.5
     MB of surfaces alive in a day's soak, growing with the texts a day has rendered
     (heaptrack, issue 33). This drops the surface as soon as the pixels are copied.
     Re-check on a Kivy upgrade.

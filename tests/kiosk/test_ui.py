@@ -244,7 +244,7 @@ def test_widgets_dropped_in_play_are_freed_at_the_next_quiet_moment_not_during_p
     assert app.sm.current == "play"  # far from attract mode
 
 
-def test_a_quiet_second_after_play_hands_freed_memory_back_once(app, monkeypatch):
+def test_a_quiet_second_after_play_hands_freed_memory_back(app, monkeypatch):
     # Issue 33: between two actions at a table the kiosk returns what play freed to the system
     # (malloc_trim), not only on the way Home; never while the table is busy.
     import time
@@ -904,7 +904,7 @@ def test_kv_bindings_set_their_values_without_formatting_debug_lines(app, monkey
 
 def test_text_on_screen_is_kept_once_as_its_texture_not_twice(app):
     # Kivy's SDL2 text provider kept each label's rendered pixels in an SDL surface after
-    # copying them into the GL texture: every text on screen held twice, 7-9 MB over a day
+    # copying them into the GL texture: every text on screen held twice, 7-8.5 MB over a day
     # (issue 33). theme.drop_text_surfaces lets the surface go; the text must still show.
     from kivy.base import EventLoop
 
