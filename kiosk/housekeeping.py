@@ -27,7 +27,7 @@ of the games played so far although what is in use stays flat (docs/kiosk.md,
   each time after the garbage collection there: ``malloc_trim(0)`` returns every
   whole free page, in the middle of the heap too. It takes 1-10 ms; the pages come
   back, zeroed, when the next game needs them. Between two actions of a game, not
-  only between games: a day's samples then sat up to 11 MB lower, 5 MB on average
+  only between games: a day's samples then sat up to 11 MB lower, 6 MB on average
   (docs/kiosk.md, issue 33's eighth pass).
 
 Both are glibc's (Raspberry Pi OS, Debian, Ubuntu); with another C library they
