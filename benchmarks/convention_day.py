@@ -145,6 +145,10 @@ def play_caches(app) -> dict:
     for name in ("_inputs_cache", "_labels_cache", "_buttons_cache"):
         cache = getattr(app.play, name, None) or {}
         out[name.strip("_")] = (len(cache), sum(len(list(w.walk(restrict=True))) for w in cache.values()))
+    from kiosk.ui import art
+
+    textures = list(art._TEXTURES.values())  # drawn text (kiosk/ui/art.py): entries, and MB of pixels
+    out["art_texts"] = (len(textures), round(sum(t.width * t.height * 4 for t in textures) / 2**20, 2))
     return out
 
 
