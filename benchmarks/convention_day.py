@@ -244,22 +244,6 @@ HEAP_MAX = 64 * 2**20
 """glibc reserves each thread arena's heap as 64 MiB aligned on 64 MiB (HEAP_MAX_SIZE on 64-bit)."""
 
 
-FBOS_MADE = [0]
-"""Kivy Fbos made in this life so far (counted from the first sample on: ``watch_fbos``)."""
-
-
-def watch_fbos() -> None:
-    """Count every Fbo the kiosk's pictures make (kiosk/ui/art.py): each is a GL program of its own."""
-    from kivy.graphics import Fbo
-
-    from kiosk.ui import art
-
-    def counted(*args, **kw):
-        FBOS_MADE[0] += 1
-        return Fbo(*args, **kw)
-    art.Fbo = counted  # type: ignore[misc,assignment]
-
-
 def mapping_kind(vma: dict, before: dict | None, after: dict | None) -> str | None:
     """What a mapping of /proc/self/smaps holds (``maps`` lists the kinds), from its name and
     permissions and its neighbours'; None for a reservation (no access: never resident).
@@ -334,7 +318,7 @@ def maps() -> dict:
 def gl_objects() -> dict:
     """Opt-in (TN_SOAK_MAPS=1, with the kiosk's window open): the GL driver's textures and programs
     alive (``glIsTexture``/``glIsProgram`` over the first names), Kivy's Texture, Fbo and Shader
-    objects alive, and the Fbos the pictures made so far (each Fbo links a program of its own)."""
+    objects alive (each Fbo links a program of its own; the pictures share one: kiosk/ui/art.py)."""
     from kivy.graphics import opengl
 
     out = {"gl_textures": sum(opengl.glIsTexture(i) for i in range(1, 40000)),
@@ -343,7 +327,7 @@ def gl_objects() -> dict:
         name = type(obj).__name__
         if name in ("Texture", "Fbo", "Shader"):
             out[name] = out.get(name, 0) + 1
-    return {**out, "fbos_made": FBOS_MADE[0]}
+    return out
 
 
 FONT_IDS: set[str] = set()
@@ -462,8 +446,6 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
     trace = Trace(os.environ["TN_SOAK_TRACE"]) if os.environ.get("TN_SOAK_TRACE") else None
     if os.environ.get("TN_SOAK_NATIVE"):
         watch_fonts()
-    if os.environ.get("TN_SOAK_MAPS"):
-        watch_fbos()
     app = drive.start(str(data), config_path=str(config))
     drive.pump(3, draw=True)  # the first frames: the kiosk goes back into the game it had on screen
     rng = random.Random(seed)

@@ -28,6 +28,7 @@ from kivy.core.text import LabelBase
 from kivy.graphics import Callback, Canvas, ClearBuffers, ClearColor, Color, Ellipse, Fbo, Line, Mesh, PopMatrix, PushMatrix, \
     Rectangle, Rotate, RoundedRectangle, Translate, Triangle
 from kivy.graphics import opengl as gl
+from kivy.graphics.texture import Texture
 from kivy.properties import NumericProperty
 from kivy.uix.widget import Widget
 
@@ -250,22 +251,42 @@ def _kivys_blending(*_) -> None:
     gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE)
 
 
+_EASEL: list[Fbo] = []
+"""The one Kivy ``Fbo`` every picture is drawn in (``easel``)."""
+
+
+def easel(size: tuple[int, int]) -> Fbo:
+    """The ``Fbo`` pictures are drawn in, at ``size``. One for all of them: each ``Fbo`` is a GL
+    program of its own, compiled and linked when it is made and, on the kiosk's software
+    renderer, compiled again to machine code the first time it draws. With an ``Fbo`` per
+    picture a convention day made one every 20-30 actions (a pot's colour bar or a stack of
+    papers changes size with play), and the driver's memory rose and fell by several MB with
+    those links (docs/kiosk.md, issue 33, ninth pass). Resizing keeps the program."""
+    if not _EASEL:
+        fbo = Fbo(size=size, noadd=True)  # made in a canvas's ``with``, yet kept out of it
+        _EASEL.append(fbo)
+    fbo = _EASEL[0]
+    if tuple(fbo.size) != size:
+        fbo.size = size
+    return fbo
+
+
 class Picture:
-    """A drawing kept as a texture (a Kivy ``Fbo``) and shown as one rectangle: a software
-    renderer fills one textured rectangle faster than the shapes it shows, and pays for the
-    shapes once, when the picture is drawn, instead of on every frame.
+    """A drawing kept as a texture and shown as one rectangle: a software renderer fills one
+    textured rectangle faster than the shapes it shows, and pays for the shapes once, when
+    the picture is drawn, instead of on every frame.
 
     The picture is drawn at the same place within a pixel as on the window, so it is the
     same pixels, with ``margin`` pixels around the box for shadows that reach over its edge,
     and blended as premultiplied colour (a picture blended the usual way came out darker at
-    every soft edge and shadow). The ``Fbo`` is drawn once and kept out of the canvas: in the
-    canvas Kivy filled it again on every frame (the same fill, moved from the flip into the GL
-    calls). ``lost`` is called should the GL context be lost (the texture is gone)."""
+    every soft edge and shadow). It is drawn in the shared ``easel`` and its pixels copied
+    into a texture of its own, which the canvas shows. ``lost`` is called should the GL
+    context be lost (the texture is gone)."""
 
     def __init__(self, margin: int = 2, lost: Callable[[], Any] | None = None) -> None:
         self.margin = margin
         self.lost = lost
-        self.fbo: Fbo | None = None
+        self.texture: Texture | None = None
         self.drawn: tuple | None = None  # what the texture holds: its place within a pixel, size and key
 
     def render(self, draw: Callable[[], Any], x: float, y: float, w: float, h: float, key: Any = None) -> bool:
@@ -278,11 +299,7 @@ class Picture:
         drawn = (x0, y0, x - x0, y - y0, size, key)
         if key is not None and drawn == self.drawn:
             return True
-        fbo = self.fbo
-        if fbo is None or tuple(fbo.size) != size:
-            fbo = self.fbo = Fbo(size=size, noadd=True)  # made in a canvas's ``with``, yet kept out of it
-            fbo.texture.mag_filter = fbo.texture.min_filter = "nearest"
-            fbo.add_reload_observer(self._lost)
+        fbo = easel(size)
         fbo.clear()
         with fbo:
             ClearColor(0, 0, 0, 0)
@@ -292,20 +309,28 @@ class Picture:
         with fbo:
             draw()
         if len(fbo.children) == before:
+            fbo.clear()
             self.drawn = None
             return False  # nothing to show: not even a transparent picture to fill on every frame
         fbo.draw()
+        texture = self.texture
+        if texture is None or tuple(texture.size) != size:
+            texture = self.texture = Texture.create(size=size, colorfmt="rgba")
+            texture.mag_filter = texture.min_filter = "nearest"
+            texture.add_reload_observer(self._lost)
+        texture.blit_buffer(fbo.pixels, colorfmt="rgba", bufferfmt="ubyte")
+        fbo.clear()  # the easel keeps no drawing (its canvas holds what ``draw`` made)
         self.drawn = drawn
         return True
 
     def show(self, draw: Callable[[], Any], x: float, y: float, w: float, h: float, key: Any = None) -> bool:
         """``render``, then add the picture to the canvas being built. Returns whether anything is shown."""
-        if not self.render(draw, x, y, w, h, key) or self.fbo is None or self.drawn is None:
+        if not self.render(draw, x, y, w, h, key) or self.texture is None or self.drawn is None:
             return False
         x0, y0 = self.drawn[:2]
         Color(1, 1, 1, 1)
         Callback(_premultiplied)
-        Rectangle(texture=self.fbo.texture, pos=(x0, y0), size=self.fbo.size)
+        Rectangle(texture=self.texture, pos=(x0, y0), size=self.texture.size)
         Callback(_kivys_blending)
         return True
 

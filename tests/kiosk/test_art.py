@@ -507,10 +507,43 @@ def test_objects_kept_as_pictures_look_as_when_drawn_each_frame(app, monkeypatch
     for obj in _cached_kinds():
         picture = pixels(obj, cached=True)
         textures = [i.texture for i in obj.canvas.children if isinstance(i, Rectangle)]
-        assert textures == [obj._picture.fbo.texture], f"{type(obj).__name__} is not one picture"
+        assert textures == [obj._picture.texture], f"{type(obj).__name__} is not one picture"
         drawn = pixels(obj, cached=False)
         assert _same_but_ties(picture, drawn, 340), type(obj).__name__
         monkeypatch.undo()
+
+
+def test_pictures_of_every_size_share_one_gl_program_and_keep_their_own_pixels(app):
+    """A table's pictures change size with play (a pot's colour bar, a stack of papers). Each
+    Kivy ``Fbo`` links a GL program of its own, and a day made hundreds of them, whose links
+    the driver's memory followed (issue 33). Drawn at many sizes, the pictures add no GL
+    program, and drawing one picture leaves what another shows as it was."""
+    from kivy.graphics import Rectangle, opengl
+    from kivy.uix.widget import Widget
+
+    def programs() -> int:
+        return sum(opengl.glIsProgram(i) for i in range(1, 4000))
+
+    def shown(obj):
+        return next(i.texture for i in obj.canvas.children if isinstance(i, Rectangle))
+
+    ground = Widget(size=(800, 480))
+    objects = _cached_kinds()
+    for obj in objects:
+        obj.size_hint = (None, None)
+        ground.add_widget(obj)
+    objects[0].pos, objects[0].size = (5, 5), (90, 200)
+    objects[0]._redraw()
+    first = shown(objects[0]).pixels
+    before = programs()
+    for step in range(12):  # every object at a new size, twelve times
+        for i, obj in enumerate(objects[1:], start=1):
+            obj.pos, obj.size = (100 + 3 * step, 20 * i), (150 + 7 * step + i, 60 + 5 * step)
+            obj._redraw()
+            assert shown(obj).size[0] >= obj.width  # drawn at its new size
+    assert programs() == before
+    assert shown(objects[0]).pixels == first  # the tower still shows its own picture
+    assert any(byte for byte in first[3::4])  # and it has one (not a transparent texture)
 
 
 @pytest.mark.parametrize("box", [((10, 10), (300, 120)), ((13.4, 7.6), (301.3, 97.7))])
@@ -534,7 +567,7 @@ def test_the_throw_results_box_as_a_picture_looks_as_when_drawn_each_frame(app, 
         textures = [i.texture for group in result.canvas.children if hasattr(group, "children")
                     for i in group.children if isinstance(i, Rectangle)]
         result.hide()
-        return image, textures + [result._box.fbo.texture if result._box.fbo else None]
+        return image, textures + [result._box.texture]
 
     picture, textures = pixels()
     assert textures[-1] is not None and textures[-1] in textures[:-1]  # the box is shown as its picture
