@@ -107,6 +107,7 @@ class Controller:
         self.on_message: Callable[..., None] = lambda text, refused=False: None
         """Tells the screen ``text``; ``refused=True`` for a refusal (shown in red, nothing else is)."""
         self.on_tray: Callable[[TrayState], None] = lambda state: None
+        """Told when what the screen's tray line shows changed: the Heat sensed, the link."""
         self.on_handled: list[Callable[[Handled], None]] = []
         self.on_hint: Callable[[dict[str, Any]], None] = lambda hint: None
         self.on_sheet_hold: Callable[[str], None] = lambda player: None
@@ -229,6 +230,7 @@ class Controller:
         if isinstance(event, PhoneAction):
             return  # nothing about a phone's input is shown (not even that there was one)
         s = self.tray_state
+        shown = (s.heat, s.connected, s.link, s.expected)  # what the play screen's status line says
         if isinstance(event, ButtonPressed):
             self.held.add((event.player, event.button.value))
             self.last_hardware = f"pad {event.player} {event.button.value} pressed"
@@ -260,7 +262,8 @@ class Controller:
                             f"stuck plinth, a stray die or a d10 resting on it.")
         if not isinstance(event, (DistanceSample, ThrowImpact)):
             self.last_hardware = type(event).__name__
-        self.on_tray(s)
+        if (s.heat, s.connected, s.link, s.expected) != shown:
+            self.on_tray(s)  # a landing or a distance changes nothing it shows: no redrawing it for those
 
 
 def _player_of(event: Input, runner: Runner) -> str | None:
