@@ -251,21 +251,23 @@ def _kivys_blending(*_) -> None:
     gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE)
 
 
-_EASEL: list[Fbo] = []
-"""The one Kivy ``Fbo`` every picture is drawn in (``easel``)."""
+_EASELS: list[Fbo] = []
+"""The Kivy ``Fbo``s pictures are drawn in (``easel``): one, and one more for each picture drawn
+inside the drawing of another."""
+_IN_USE = [0]  # how many pictures are being drawn right now, one inside the other
 
 
-def easel(size: tuple[int, int]) -> Fbo:
+def easel(size: tuple[int, int], depth: int = 0) -> Fbo:
     """The ``Fbo`` pictures are drawn in, at ``size``. One for all of them: each ``Fbo`` is a GL
     program of its own, compiled and linked when it is made and, on the kiosk's software
     renderer, compiled again to machine code the first time it draws. With an ``Fbo`` per
     picture a convention day made one every 20-30 actions (a pot's colour bar or a stack of
     papers changes size with play), and the driver's memory rose and fell by several MB with
-    those links (docs/kiosk.md, issue 33, ninth pass). Resizing keeps the program."""
-    if not _EASEL:
-        fbo = Fbo(size=size, noadd=True)  # made in a canvas's ``with``, yet kept out of it
-        _EASEL.append(fbo)
-    fbo = _EASEL[0]
+    those links (docs/kiosk.md, issue 33, ninth pass). Resizing keeps the program. A picture
+    drawn while another is being drawn gets the next one (``depth``)."""
+    while len(_EASELS) <= depth:
+        _EASELS.append(Fbo(size=size, noadd=True))  # made in a canvas's ``with``, yet kept out of it
+    fbo = _EASELS[depth]
     if tuple(fbo.size) != size:
         fbo.size = size
     return fbo
@@ -299,15 +301,19 @@ class Picture:
         drawn = (x0, y0, x - x0, y - y0, size, key)
         if key is not None and drawn == self.drawn:
             return True
-        fbo = easel(size)
+        fbo = easel(size, _IN_USE[0])
         fbo.clear()
         with fbo:
             ClearColor(0, 0, 0, 0)
             ClearBuffers()
             Translate(-x0, -y0)
         before = len(fbo.children)
-        with fbo:
-            draw()
+        _IN_USE[0] += 1
+        try:
+            with fbo:
+                draw()
+        finally:
+            _IN_USE[0] -= 1
         if len(fbo.children) == before:
             fbo.clear()
             self.drawn = None

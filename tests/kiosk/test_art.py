@@ -546,6 +546,30 @@ def test_pictures_of_every_size_share_one_gl_program_and_keep_their_own_pixels(a
     assert any(byte for byte in first[3::4])  # and it has one (not a transparent texture)
 
 
+def test_a_picture_drawn_inside_another_keeps_both(app):
+    """Pictures share their easel; one drawn while another is being drawn (a boxed result inside
+    a cached panel, say) gets an easel of its own, and both come out whole."""
+    from kivy.graphics import Color, Rectangle
+
+    inner, outer = art.Picture(margin=0), art.Picture(margin=0)
+
+    def draw_outer():
+        Color(0, 0, 1, 1)
+        Rectangle(pos=(0, 0), size=(40, 40))
+        inner.show(lambda: (Color(1, 0, 0, 1), Rectangle(pos=(10, 10), size=(10, 10))), 10, 10, 10, 10)
+
+    assert outer.render(draw_outer, 0, 0, 40, 40)
+    pixels = outer.texture.pixels
+
+    def at(x: int, y: int) -> tuple:
+        i = 4 * (y * 40 + x)
+        return tuple(pixels[i:i + 4])
+
+    assert at(15, 15) == (255, 0, 0, 255)  # the inner picture, inside the outer one
+    assert at(2, 2) == (0, 0, 255, 255) and at(35, 35) == (0, 0, 255, 255)  # the outer one around it
+    assert tuple(inner.texture.pixels[:4]) == (255, 0, 0, 255)
+
+
 @pytest.mark.parametrize("box", [((10, 10), (300, 120)), ((13.4, 7.6), (301.3, 97.7))])
 def test_the_throw_results_box_as_a_picture_looks_as_when_drawn_each_frame(app, monkeypatch, box):
     """The throw result's box and brass edge are drawn once as a picture (``art.Picture``):
