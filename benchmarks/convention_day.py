@@ -715,11 +715,10 @@ def report(blocks: list[dict]) -> None:
             print(f"life {life_no}: {len(mine)} block(s), too short for a growth figure")
             continue
         first, last = mine[0], mine[-1]
-        growth = 100 * (last["rss_mb"] - first["rss_mb"]) / first["rss_mb"]
         lat = [b["lat_p95_ms"] for b in mine]
         highest = max(b["rss_mb"] for b in mine[1:])
         print(f"life {life_no}: after its first block ({first['actions']} actions) to {last['actions']}: RSS "
-              f"{first['rss_mb']:.1f} -> {last['rss_mb']:.1f} MB ({growth:+.1f} %, highest {pct(first, highest)}), "
+              f"{first['rss_mb']:.1f} -> {last['rss_mb']:.1f} MB ({pct(first, last['rss_mb'])}, highest {pct(first, highest)}), "
               f"heap blocks {first['heap_blocks']} -> {last['heap_blocks']}, objects {first['gc_objects']} -> "
               f"{last['gc_objects']}, fds {sorted({b['fds'] for b in mine})}, threads "
               f"{sorted({b['threads'] for b in mine})}, latency p95 {lat[0]:.1f} -> {lat[-1]:.1f} ms (spread "

@@ -75,6 +75,11 @@ class TrayState:
     down_since: float | None = None
 
     @property
+    def on_line(self) -> tuple:
+        """What the play screen's tray line shows (the stack's height, the link): ``on_tray``."""
+        return self.heat, self.connected, self.link, self.expected
+
+    @property
     def link_text(self) -> str:
         if not self.expected:
             return "none"
@@ -230,7 +235,7 @@ class Controller:
         if isinstance(event, PhoneAction):
             return  # nothing about a phone's input is shown (not even that there was one)
         s = self.tray_state
-        shown = (s.heat, s.connected, s.link, s.expected)  # what the play screen's status line says
+        shown = s.on_line
         if isinstance(event, ButtonPressed):
             self.held.add((event.player, event.button.value))
             self.last_hardware = f"pad {event.player} {event.button.value} pressed"
@@ -262,7 +267,7 @@ class Controller:
                             f"stuck plinth, a stray die or a d10 resting on it.")
         if not isinstance(event, (DistanceSample, ThrowImpact)):
             self.last_hardware = type(event).__name__
-        if (s.heat, s.connected, s.link, s.expected) != shown:
+        if s.on_line != shown:
             self.on_tray(s)  # a landing or a distance changes nothing it shows: no redrawing it for those
 
 
