@@ -273,14 +273,6 @@ def easel(size: tuple[int, int], depth: int = 0) -> Fbo:
     return fbo
 
 
-def _draw_into(texture: Texture) -> None:
-    """Make ``texture`` what the bound framebuffer (an easel) draws into. The pixels then go
-    straight to the picture's texture, rasterised when the driver gets to them: read back
-    and copied instead, every picture waited for them, 0.5 ms more a picture on llvmpipe.
-    Nothing is bound here: Kivy keeps track of the textures it has bound while it draws."""
-    gl.glFramebufferTexture2D(gl.GL_FRAMEBUFFER, gl.GL_COLOR_ATTACHMENT0, gl.GL_TEXTURE_2D, texture.id, 0)
-
-
 class Picture:
     """A drawing kept as a texture and shown as one rectangle: a software renderer fills one
     textured rectangle faster than the shapes it shows, and pays for the shapes once, when
@@ -289,8 +281,8 @@ class Picture:
     The picture is drawn at the same place within a pixel as on the window, so it is the
     same pixels, with ``margin`` pixels around the box for shadows that reach over its edge,
     and blended as premultiplied colour (a picture blended the usual way came out darker at
-    every soft edge and shadow). It is drawn by the shared ``easel`` into a texture of its
-    own (``_draw_into``), which the canvas shows. ``lost`` is called should the GL
+    every soft edge and shadow). It is drawn in the shared ``easel`` and its pixels copied
+    into a texture of its own, which the canvas shows. ``lost`` is called should the GL
     context be lost (the texture is gone)."""
 
     def __init__(self, margin: int = 2, lost: Callable[[], Any] | None = None) -> None:
@@ -309,16 +301,9 @@ class Picture:
         drawn = (x0, y0, x - x0, y - y0, size, key)
         if key is not None and drawn == self.drawn:
             return True
-        texture = self.texture
-        if texture is None or tuple(texture.size) != size:
-            texture = self.texture = Texture.create(size=size, colorfmt="rgba")
-            texture.mag_filter = texture.min_filter = "nearest"
-            texture.add_reload_observer(self._lost)
-            texture.bind()  # made in GL now (Kivy allocates a texture when it is first bound), not mid-drawing
         fbo = easel(size, _IN_USE[0])
         fbo.clear()
         with fbo:
-            Callback(lambda *_: _draw_into(texture))  # the easel draws straight into the picture's texture
             ClearColor(0, 0, 0, 0)
             ClearBuffers()
             Translate(-x0, -y0)
@@ -333,9 +318,13 @@ class Picture:
             fbo.clear()
             self.drawn = None
             return False  # nothing to show: not even a transparent picture to fill on every frame
-        with fbo:
-            Callback(lambda *_: _draw_into(fbo.texture))  # its own texture back, before the picture's can go
         fbo.draw()
+        texture = self.texture
+        if texture is None or tuple(texture.size) != size:
+            texture = self.texture = Texture.create(size=size, colorfmt="rgba")
+            texture.mag_filter = texture.min_filter = "nearest"
+            texture.add_reload_observer(self._lost)
+        texture.blit_buffer(fbo.pixels, colorfmt="rgba", bufferfmt="ubyte")
         fbo.clear()  # the easel keeps no drawing (its canvas holds what ``draw`` made)
         self.drawn = drawn
         return True
