@@ -183,6 +183,12 @@ class SerialTray(Tray):
         return self._up
 
     @property
+    def heard_ms(self) -> int | None:
+        """The tray's own clock (ms since its boot) in the last line taken; None before the first.
+        What the Pi has caught up with (the virtual bench's maker waits on it)."""
+        return self._last_t
+
+    @property
     def rejected(self) -> int:
         return self.rejects.total
 
