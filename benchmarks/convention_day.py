@@ -125,6 +125,11 @@ class Phones:
             self.leave(player)
 
 
+def rss_mb() -> float:
+    """This process's resident set now, in MB."""
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 def trimmed_rss() -> float | None:
     """Opt-in (TN_SOAK_TRIM=1): RSS after glibc's ``malloc_trim(0)`` hands freed memory back.
 
@@ -136,7 +141,7 @@ def trimmed_rss() -> float | None:
     if not housekeeping.release_memory():
         return None
     housekeeping.TRIMS_MS.pop()  # the benchmark's trim, not one of the kiosk's own
-    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    return rss_mb()
 
 
 def play_caches(app) -> dict:
@@ -359,13 +364,12 @@ def trims_ms() -> list[float] | None:
 def sample(app, latencies: list[float]) -> dict:
     from kiosk.store import Store
 
-    statm = Path("/proc/self/statm").read_text().split()
     status = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines())
     db = Path(app.store.path)
     wal = db.with_name(db.name + "-wal")
     assert isinstance(app.store, Store)
     return {
-        "rss_mb": int(statm[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20,
+        "rss_mb": rss_mb(),
         "heap_blocks": sys.getallocatedblocks(),
         "gc_objects": len(gc.get_objects()),
         "fds": len(os.listdir("/proc/self/fd")),
@@ -481,7 +485,9 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
         app.start_attract()
         for _ in range(3):
             draw()
-        app.end_attract()
+        app.end_attract()  # Home, where the kiosk collects and trims (``App.go_home``)
+        draw()
+        print("REST", json.dumps({"actions": actions, "rss_mb": rss_mb(), "played": len(played)}), flush=True)
         game = games[rng.randrange(len(games))]
         app.start_game(game, {"seed": rng.randrange(10**6)})
         played.add(game)
@@ -642,6 +648,7 @@ def day(args) -> int:
     config.write_text(f"[kiosk]\nidle_attract_s = 7200\n[phones]\nport = {port}\n")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "KIVY_NO_ARGS": "1", "KIVY_LOG_MODE": "PYTHON"}
     blocks: list[dict] = []
+    rests: list[dict] = []  # the kiosk at Home between two groups (``REST``)
     done, lives, kills = 0, 0, 0
     started = time.monotonic()
     quiet = f"a quiet second after about one action in {args.quiet_every}" if args.quiet_every else "flat out"
@@ -677,6 +684,8 @@ def day(args) -> int:
                                                     for k, v in block.items() if k in NATIVE_KEYS), flush=True)
                 if "mapping_kinds" in block:
                     print("    maps: " + ", ".join(f"{k} {v}" for k, v in block["mapping_kinds"].items()), flush=True)
+            elif word == "REST":
+                rests.append({"life": lives, **json.loads(rest)})
             elif word == "KILL_ME":
                 time.sleep(random.Random(lives).uniform(0, 0.3))  # lands anywhere in the next actions
                 proc.send_signal(signal.SIGKILL)
@@ -698,6 +707,7 @@ def day(args) -> int:
     print(f"\n{done} actions in {minutes:.1f} min, {lives} lives ({kills} kills), {checked} games checked, "
           f"{changes} shown changes")
     report(blocks)
+    report_rest(rests, args.block)
     did: dict[str, int] = {}
     for life_ in sorted({b["life"] for b in blocks}):  # each life counts from its start: its last block has its total
         for name, n in [b for b in blocks if b["life"] == life_][-1].get("counts", {}).items():
@@ -731,6 +741,30 @@ def report(blocks: list[dict]) -> None:
             print(f"life {life_no}: after warm-up (every game played once; the first block then: {warm['actions']} "
                   f"actions) to {last['actions']}: RSS {warm['rss_mb']:.1f} -> {last['rss_mb']:.1f} MB "
                   f"({pct(warm, last['rss_mb'])}, highest {pct(warm, max(after))})")
+
+
+def report_rest(rests: list[dict], block: int = BLOCK) -> None:
+    """Memory at rest: the kiosk at Home between two groups, after its own collection and trim.
+
+    A block's sample lands in whatever game is on the table, and the games' working sets differ
+    (Promise Hollows holds about twice the live Python objects of a clincher scene), so the
+    sample at action 1,000 and the last one can compare a light game with a heavy one. At Home
+    between groups every sample is taken in the same state: what grows there stays."""
+    for life_no in sorted({r["life"] for r in rests}):
+        mine = [r for r in rests if r["life"] == life_no]
+        after = [r for r in mine if r["actions"] >= block]
+        if len(after) < 2:
+            print(f"life {life_no}: {len(after)} time(s) at Home after action {block}, too few for a figure at rest")
+            continue
+        first, last = after[0], after[-1]
+        half = len(after) // 2
+        early, late = (statistics.mean(r["rss_mb"] for r in part) for part in (after[:half], after[half:]))
+        print(f"life {life_no}: at Home between groups, from the first time after action {block} "
+              f"({first['actions']} actions) to the last ({last['actions']}): RSS {first['rss_mb']:.1f} -> "
+              f"{last['rss_mb']:.1f} MB ({pct(first, last['rss_mb'])}, highest "
+              f"{pct(first, max(r['rss_mb'] for r in after))}; {len(after)} times); the mean of the second half "
+              f"against the first: {early:.1f} -> {late:.1f} MB ({100 * (late - early) / early:+.1f} %)")
+        print("  at Home (actions: MB): " + ", ".join(f"{r['actions']}: {r['rss_mb']:.1f}" for r in mine))
 
 
 def pct(base: dict, mb: float) -> str:
