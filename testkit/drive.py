@@ -164,6 +164,55 @@ def _as_if_waited() -> None:
     guard["changed_at"] = min(guard["changed_at"], time.time() - guard["s"])
 
 
+def scrolled_rows(view, tag: str, key: str = "sid") -> dict:
+    """Every row of a list that makes only the rows in view (``theme.ScrollList``, Home's paused
+    games), read as a player reads it: scrolled from its top to its foot, each row tagged ``tag``
+    once, as {its ``key``: its text}, in order. The list is left at its top."""
+    seen: dict = {}
+    view.scroll_y = 1
+    pump(1)
+    while True:
+        for row in sorted(find_all(tag), key=lambda w: -w.to_window(*w.pos)[1]):
+            if _descends(row, view):
+                seen.setdefault(getattr(row, key), row.text)
+        content = view.children[0] if view.children else None
+        spare = content.height - view.height if content is not None else 0
+        if spare <= 0 or view.scroll_y <= 0:
+            break
+        view.scroll_y = max(0.0, view.scroll_y - 0.8 * view.height / spare)
+        pump(1)
+    view.scroll_y = 1
+    pump(1)
+    return seen
+
+
+def scrolled_row(view, tag: str, value, key: str = "sid"):
+    """The row of such a list whose ``key`` is ``value``, scrolled into view as a player would
+    find it; raises ``LookupError`` if the list has none."""
+    if value not in scrolled_rows(view, tag, key):
+        raise LookupError(f"no row tagged {tag!r} with {key} {value!r} in the list")
+    view.scroll_y = 1
+    pump(1)
+    while True:
+        for row in find_all(tag):
+            if _descends(row, view) and getattr(row, key) == value:
+                return row
+        content = view.children[0]
+        spare = content.height - view.height
+        if spare <= 0 or view.scroll_y <= 0:
+            raise LookupError(f"the row with {key} {value!r} did not come into view")
+        view.scroll_y = max(0.0, view.scroll_y - 0.8 * view.height / spare)
+        pump(1)
+
+
+def _descends(widget, ancestor) -> bool:
+    while widget is not None and widget is not widget.parent:
+        if widget is ancestor:
+            return True
+        widget = widget.parent
+    return False
+
+
 def _scroll_into_view(widget) -> None:
     """Scroll every ScrollView around ``widget`` so that its centre is in view."""
     from kivy.uix.scrollview import ScrollView

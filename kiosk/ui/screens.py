@@ -27,7 +27,7 @@ from kiosk.rules.words import plural  # not the core: the home screen is drawn b
 from . import theme
 from .fields import (ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled,
                      suggestion_for)
-from .theme import Big, Filled, Scroll, Text, px
+from .theme import Big, Filled, Scroll, ScrollList, Text, px
 
 ASSETS = Path(__file__).resolve().parents[1] / "assets"
 
@@ -72,6 +72,13 @@ class HomeScreen(Screen):
     ROW = 48
     """An unfinished game's row (px at scale 1), a finger's height."""
 
+    NAME_LINE = 28
+    """A compact card's line for the game's name (px at scale 1), over its buttons."""
+
+    def _compact_height(self) -> float:
+        """A compact game card: its name's line over a row of buttons, and the padding round them."""
+        return px(self.NAME_LINE) + px(2) + px(theme.TOUCH) + 2 * px(6)
+
     def game_actions(self, game: str) -> list[tuple[str, str, Any, str]]:
         """The buttons on one game's card, in order: (label, tag word, action, kind). The tag
         is ``home:<word>:<game>``. A further entry (a lesson, say) is one more tuple here."""
@@ -89,21 +96,17 @@ class HomeScreen(Screen):
 
         if self.waiting.parent is not None:
             self.root_box.remove_widget(self.waiting)
-        self.waiting_list.clear_widgets()
-        for info in unfinished:
-            b = Big(esc(describe_unfinished(info, self.app.title_of(info.game))), kind="quiet", size=18,
-                    height=px(self.ROW))  # listed, not shouting: the new games are the screen's offer
-            b.tag = "home:resume"
-            b.sid = info.id
-            b.bind(on_release=lambda btn: self.app.resume(btn.sid))
-            self.waiting_list.add_widget(b)
+        self.waiting.data = [{"text": esc(describe_unfinished(info, self.app.title_of(info.game))), "sid": info.id,
+                              "resume": self.app.resume} for info in unfinished]
         if unfinished:
-            step = px(self.ROW) + self.waiting_list.spacing
+            spacing = self.waiting.layout_manager.spacing
+            step = px(self.ROW) + spacing
             taken = sum(w.height for w in self.root_box.children if w.size_hint_y is None)
             gaps = self.root_box.spacing * len(self.root_box.children) + 2 * self.root_box.padding[1]
             room = max(1, int((Window.height - taken - gaps) // step))
             rows = min(len(unfinished), room)
-            self.waiting.height = rows * step - self.waiting_list.spacing
+            self.waiting.height = rows * step - spacing
+            self.waiting.scroll_y = 1  # the newest first
             self.root_box.add_widget(self.waiting, index=len(self.root_box.children) - 1)  # under the title row
 
     def _show_wifi(self) -> None:
@@ -138,10 +141,7 @@ class HomeScreen(Screen):
         self.problems.tag = "home:problems"
         self.wifi = Text("", size=18, color=theme.DIM)
         self.wifi.tag = "home:wifi"
-        self.waiting_list = BoxLayout(orientation="vertical", size_hint_y=None, spacing=px(4))
-        self.waiting_list.bind(minimum_height=self.waiting_list.setter("height"))
-        self.waiting = Scroll(size_hint_y=None, bar=8)
-        self.waiting.add_widget(self.waiting_list)
+        self.waiting = ScrollList(px(self.ROW), ResumeRow, spacing=px(4), size_hint_y=None, bar=8)
         grid = GridLayout(cols=2, spacing=px(8))
         for game, title in menu:
             buttons = BoxLayout(size_hint_y=None, height=px(theme.TOUCH), spacing=px(6))
@@ -149,20 +149,21 @@ class HomeScreen(Screen):
                 b = Big(label, kind=kind, size=theme.READ)
                 b.tag = f"home:{tag}:{game}"
                 b.bind(on_release=lambda *_, act=action: act())
-                if kind != "accent" or compact:
-                    theme.fit_width(b, pad=12)
+                if kind != "accent":
+                    theme.fit_width(b, pad=12)  # "New game" takes the room the others leave
                 buttons.add_widget(b)
-            name = Text(f"[b]{esc(title)}[/b]", size=theme.READ if compact else theme.READ + 2, color=theme.ACCENT,
-                        fit=not compact)  # a long name takes two lines in a compact row
             if compact:
-                cell = Filled(bg=theme.PANEL, padding=px(4), spacing=px(6), radius=px(6), size_hint_y=None,
-                              height=px(theme.TOUCH + 8))
-                buttons.size_hint_x = None  # as wide as its buttons; the name has the rest
-                buttons.bind(minimum_width=buttons.setter("width"))
+                # The name on a line of its own above the buttons: beside three buttons (a lesson's
+                # "Learn, 5 min" among them) it had 35 px at 800x480 and broke into letters.
+                cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(6), spacing=px(2),
+                              radius=px(6), size_hint_y=None, height=self._compact_height())
+                name = Text(f"[b]{esc(title)}[/b]", size=theme.READ, color=theme.ACCENT, fit=False, shorten=True,
+                            shorten_from="right", size_hint_y=None, height=px(self.NAME_LINE))
                 cell.add_widget(name)
                 cell.add_widget(buttons)
                 grid.add_widget(cell)
                 continue
+            name = Text(f"[b]{esc(title)}[/b]", size=theme.READ + 2, color=theme.ACCENT)
             cell = Filled(orientation="vertical", bg=theme.PANEL, padding=px(8), spacing=px(4), radius=px(6))
             cell.add_widget(name)
             cell.add_widget(Text(BLURBS.get(game, ""), size=16, color=theme.DIM))
@@ -171,10 +172,24 @@ class HomeScreen(Screen):
             grid.add_widget(cell)
         if compact:
             rows = (len(menu) + 1) // 2
-            grid.size_hint_y, grid.height = None, rows * px(theme.TOUCH + 8) + (rows - 1) * px(8)
+            grid.size_hint_y, grid.height = None, rows * self._compact_height() + (rows - 1) * px(8)
         box.add_widget(grid)
         if compact:
             box.add_widget(BoxLayout())  # the cards stay under the list, the room left below them
+
+
+class ResumeRow(Big):
+    """One paused game in Home's list (tagged ``home:resume``, carrying the session's ``sid``):
+    listed, not shouting, for the new games are the screen's offer. The list makes rows only
+    for what is in view and hands each the ``text``, ``sid`` and ``resume`` of the game it
+    shows now (``theme.ScrollList``)."""
+
+    def __init__(self, **kw) -> None:
+        super().__init__(kind="quiet", size=18, **kw)
+        self.tag = "home:resume"
+        self.sid = 0
+        self.resume: Any = None
+        self.bind(on_release=lambda *_: self.resume(self.sid) if self.resume is not None else None)
 
 
 def describe_unfinished(info, title: str, now: float | None = None) -> str:

@@ -24,6 +24,8 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.recycleboxlayout import RecycleBoxLayout
+from kivy.uix.recycleview import RecycleView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
@@ -768,6 +770,23 @@ class Scroll(ScrollView):
 
     def _bind_inactive_bar_color(self, *_) -> None:
         """No fade: the bar already has its one colour (Kivy animates to the inactive colour here)."""
+
+
+class ScrollList(RecycleView, Scroll):
+    """A ``Scroll`` of rows alike, of which only those in view are made (Kivy's RecycleView):
+    the rows are ``viewclass`` widgets, given each item of ``data`` (a dict of attributes) as
+    they scroll into view and reused as others scroll out. A list that grows all day (Home's
+    paused games at a convention) then costs the same few widgets and text textures at any
+    length, where a row each cost about 0.25 MB and 1 ms on every way Home (docs/kiosk.md,
+    issue 33, tenth pass)."""
+
+    def __init__(self, row_height: float, viewclass: type, spacing: float = 0, **kw) -> None:
+        super().__init__(**kw)
+        rows = RecycleBoxLayout(orientation="vertical", size_hint_y=None, spacing=spacing,
+                                default_size=(None, row_height), default_size_hint=(1, None))
+        rows.bind(minimum_height=rows.setter("height"))
+        self.add_widget(rows)
+        self.viewclass = viewclass  # after the rows' layout: the view class is kept there
 
 
 class Screens(ScreenManager):

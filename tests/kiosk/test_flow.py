@@ -53,9 +53,8 @@ def test_players_pause_a_game_without_the_pin_and_it_waits_at_home_with_every_mo
     assert not drive.find_all("pin:OK"), "pausing must not ask for the operator PIN"
     drive.press("gamemenu:pause")
     assert app.sm.current == "home"
-    waiting = [b for b in drive.find_all("home:resume") if b.sid == sid]
-    assert len(waiting) == 1 and "2 moves" in waiting[0].text
-    drive.press(waiting[0])
+    assert drive.scrolled_rows(app.home.waiting, "home:resume")[sid].count("2 moves") == 1
+    drive.press(drive.scrolled_row(app.home.waiting, "home:resume", sid))
     assert app.sm.current == "play" and app.runner.sid == sid
     assert app.runner.session.state == state  # nothing lost
 
@@ -70,7 +69,7 @@ def test_abandoning_a_game_asks_for_the_pin_and_takes_it_off_the_home_list(app):
     drive.press("confirm:yes")
     assert app.sm.current == "home"
     assert sid not in [i.id for i in app.store.unfinished()]
-    assert sid not in [b.sid for b in drive.find_all("home:resume")]
+    assert sid not in drive.scrolled_rows(app.home.waiting, "home:resume")
     assert app.store.lines(sid)  # its log is kept, for export
 
 
@@ -91,12 +90,12 @@ def test_home_lists_every_unfinished_game_with_its_players_and_moves(app):
     second = _start(app, "hell-for-leather")
     app.go_home()
     drive.pump(1)
-    buttons = {b.sid: b.text for b in drive.find_all("home:resume")}
+    buttons = drive.scrolled_rows(app.home.waiting, "home:resume")  # read top to foot, as a player scrolls
     assert first in buttons and second in buttons
     assert "The Even/Odd case game" in buttons[first] and "Hell for Leather" in buttons[second]
     assert "1 move," in buttons[first] and "1 moves" not in buttons[first]
     assert all(name in buttons[first] for name in players_first)
-    drive.press(next(b for b in drive.find_all("home:resume") if b.sid == first))
+    drive.press(drive.scrolled_row(app.home.waiting, "home:resume", first))
     assert app.runner.sid == first  # the older one is resumable too, not only the newest
 
 
@@ -110,7 +109,7 @@ def test_attract_mode_ends_at_home_never_inside_the_last_groups_game(app):
     drive.tap_at(100, 100)
     drive.pump(1)
     assert app.sm.current == "home"
-    assert sid in [b.sid for b in drive.find_all("home:resume")]  # the game waits in the list
+    assert sid in drive.scrolled_rows(app.home.waiting, "home:resume")  # the game waits in the list
 
 
 def test_save_the_log_says_where_the_files_went(app):

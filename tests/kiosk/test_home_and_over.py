@@ -59,3 +59,33 @@ def test_game_over_says_who_won_the_big_moments_a_few_numbers_and_what_next(app)
     drive.press("over:again")
     assert app.sm.current == "setup" and app.setup_screen.game == "hell-for-leather"
     back_home(app)
+
+
+def test_a_days_worth_of_paused_games_costs_home_the_same_few_rows_and_the_oldest_still_resumes(app):
+    """Groups at a convention wander off mid-game and their games wait on Home. Each waiting game
+    was a button of its own, made again on every way Home (about 0.25 MB and 1 ms each, so a
+    stand's Home grew all day); now only the rows in view are made, and scrolling reaches the rest."""
+    for info in app.store.unfinished():  # this module's earlier games: the list is this test's own
+        app.store.abandon(info.id)
+    sids = []
+    for i in range(24):
+        app.start_game("clincher", {"seed": i})
+        sids.append(app.runner.sid)
+        app.go_home()
+    drive.pump(2)
+    rows = drive.find_all("home:resume")
+    assert 1 <= len(rows) <= 6, len(rows)  # what the list shows, and one row coming into view
+    assert sids[-1] in [r.sid for r in rows]  # the newest first
+    app.home.waiting.scroll_y = 0
+    drive.pump(2)
+    rows = drive.find_all("home:resume")
+    assert len(rows) <= 6
+    oldest = next(r for r in rows if r.sid == sids[0])
+    assert "Procedural clincher scenes" in oldest.text
+    drive.press(oldest)
+    assert app.runner is not None and app.runner.sid == sids[0]
+    app.go_home()
+    drive.pump(1)
+    assert app.home.waiting.scroll_y == 1  # back at the newest
+    for sid in sids:
+        app.store.abandon(sid)

@@ -576,3 +576,23 @@ def test_clincher_game_over_shows_the_last_clincher_not_no_card_drawn_yet(sized)
     assert "No card drawn yet" not in panel.card_words.text
     assert panel.card.face_up and f"Scene {finished[-1]['number']}" in panel.card_words.text
     app.go_home()
+
+
+def test_home_with_paused_games_shows_each_name_whole_and_cuts_no_button(sized):
+    """Two or more paused games make Home's game cards compact. Beside three buttons (a lesson's
+    "Learn, 5 min" among them) a name had 35 px at 800x480: it broke into letters ("Hel / l")
+    and ran up over the list of paused games."""
+    from kivy.uix.label import Label
+
+    app, size = sized
+    for i, game in enumerate(GAMES):
+        app.start_game(game, {"seed": i})
+        app.go_home()
+    drive.pump(2)
+    assert len(app.store.unfinished()) >= 2
+    found = problems(app, size)
+    labels = [w for w in drive.walk(app.home) if isinstance(w, Label) and shown(w) and w.text.strip()]
+    titles = {app.title_of(game) for game in GAMES}
+    assert titles <= {plain(w) for w in labels}
+    found += [f"{plain(w)!r}: {clipped(w)}" for w in labels if clipped(w)]
+    assert found == []

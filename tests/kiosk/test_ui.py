@@ -212,7 +212,7 @@ def test_attract_mode_keeps_the_game(app):
     drive.tap_at(100, 100)
     drive.pump(1)
     assert app.sm.current == "home"
-    drive.press(next(b for b in drive.find_all("home:resume") if b.sid == sid))
+    drive.press(drive.scrolled_row(app.home.waiting, "home:resume", sid))
     assert app.sm.current == "play" and app.runner.sid == sid
 
 
