@@ -154,6 +154,12 @@ def play_caches(app) -> dict:
 
     textures = list(art._TEXTURES.values())  # drawn text (kiosk/ui/art.py): entries, and MB of pixels
     out["art_texts"] = (len(textures), round(sum(t.width * t.height * 4 for t in textures) / 2**20, 2))
+    from kiosk.rules.hell_for_leather import play as hfl
+    from kiosk.ui import theme
+
+    widths = theme.WORD_WIDTHS  # measured words (``theme.remember_word_widths``): fonts, and words in all
+    out["word_widths"] = (len(widths), sum(len(words) for words in widths.values()))
+    out["hfl_table_prompts"] = len(hfl._TABLE_CACHE)
     return out
 
 
