@@ -889,6 +889,13 @@ class TableNoirApp(App):
         if self.phones is not None:
             self.phones.detach()
         self.show_screen("attract")
+        play = self._screens.get("play")  # not built before the first game: nothing to let go of
+        if play is not None:
+            play.let_go()  # nothing of the last group's game stays on the play screen
+        if self.coach is None:  # a lesson's game goes with the lesson, on the way Home
+            self.runner = None  # the next group starts at Home; this game waits in its list
+        self.collect_garbage()  # nobody is at the table: free it now, and hand the pages back
+        housekeeping.release_memory()
 
     def end_attract(self) -> None:
         """Back to the home screen, never into a game: the last group's game waits in its list."""

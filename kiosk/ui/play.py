@@ -363,6 +363,29 @@ class PlayScreen(Screen):
         for name in ("_offer_grids", "_lock_grids", "_names_form"):
             self.__dict__.pop(name, None)
 
+    def let_go(self) -> None:
+        """The group has gone (attract mode): the screen keeps nothing of its game, neither the
+        runner (its whole session), nor the status panel, nor the widgets kept for reuse, so
+        an idle stand holds the kiosk and no group's game. Each game keeps its widgets while
+        it is on and through a pause (they make its next prompts quick); between groups they
+        only held memory, Promise Hollows' about 85,000 objects (docs/kiosk.md, issue 33, tenth
+        pass). The next game, a resumed one too, builds its own (``attach``)."""
+        self.forget_reveals()
+        self._forget_throw()
+        self._forget_count()
+        if self.runner is not None and self._on_change in self.runner.listeners:
+            self.runner.listeners.remove(self._on_change)
+        self.runner = None
+        theme.set_children(self.prompt_box, [])  # its last question and answers
+        self._pin([])
+        self.inputs = {}
+        self.current_prompt = None
+        self.recent.show([])  # the strip's record of its last moves
+        self._forget_widgets()
+        if self.__dict__.pop("panel", None) is not None:
+            self.panel_scroll.clear_widgets()
+        self._signature = None
+
     def _forget_throw(self) -> None:
         """The last throw's result belongs to the game it was thrown in: gone with it."""
         result = self.__dict__.get("throw_result")

@@ -268,3 +268,40 @@ def test_a_challenge_shows_the_cards_of_the_last_one_again(app):
     second = list(reversed(panel.cards.children))
     assert second == first[:2], "new cards were built for the next challenge"
     assert [(c.owner, c.colour, c.face_up) for c in second] == [("Di", "black", True), ("Ann", None, False)]
+
+
+def test_when_the_group_has_gone_attract_mode_keeps_nothing_of_its_game_and_it_still_resumes(app):
+    """Between groups the play screen held the last game's runner, panel and reused widgets
+    until the next game came on: Promise Hollows' about 85,000 objects on an idle stand.
+    Attract mode now lets them go; the game waits on Home and resumes as it was."""
+    if "promise-hollows" not in app.engines:
+        pytest.skip("promise-hollows engine has not landed yet")
+    app.start_game("promise-hollows", {"seed": 6})
+    sid = app.runner.sid
+    rng = random.Random(6)
+    for _ in range(40):
+        if bot_step(app, rng) is None:
+            break
+        drive.pump(1)
+    shown = len(app.runner.session.log)
+    stores = (app.play._inputs_cache, app.play._labels_cache, app.play._buttons_cache)
+    parts = [weakref.ref(w) for root in (app.play.panel, *(w for store in stores for w in store.values()))
+             for w in root.walk(restrict=True)]
+    runner = weakref.ref(app.runner)
+    assert len(parts) > 60
+    app.start_attract()
+    drive.pump(2)
+    try:
+        own = {id(w) for w in kivys_last_text_box()}
+        left = [w for w in alive_after_collection(parts) if id(w) not in own]
+        assert runner() is None, "the last group's runner (its whole session) is still alive"
+        assert not left, f"{len(left)} widgets of the last group's game still alive, e.g. {left[0]!r}"
+    finally:
+        app.end_attract()
+    assert app.sm.current == "home" and sid in drive.scrolled_rows(app.home.waiting, "home:resume")
+    app.resume(sid)
+    drive.pump(2)
+    assert app.sm.current == "play" and app.runner.sid == sid and len(app.runner.session.log) == shown
+    assert app.play.panel.game == "promise-hollows" and app.play.panel.parent is not None
+    assert drive.find_all("bar:menu")
+    app.go_home()
