@@ -29,7 +29,9 @@ first 1,000 actions of each life (to its end and at its highest sample), growth 
 warm-up (from the first sample by which the life has put every game on screen once: a
 game's first play builds its screens, fonts and drawings, which no number of actions of
 the other games does), and whether anything was lost: every game's stored log must
-replay to the last view shown of it.
+replay to the last view shown of it. Each time the kiosk is at Home between two groups (after its
+own collection and trim) it also notes its resident size: the same state every time, so the
+report's growth "at rest" is what stays, where a block's sample lands in whatever game is on.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python benchmarks/convention_day.py [--actions 8000]
 
@@ -484,6 +486,7 @@ def life(data: Path, config: Path, seed: int, done_before: int, total: int, kill
 
     def new_group() -> None:
         nonlocal group_left
+        draw()  # the leaving group's last move on screen (a kiosk draws it before anyone walks off)
         phones.leave_all()
         if os.environ.get("TN_SOAK_FORGET"):  # experiment: the play screen's reused widgets dropped between groups
             for name in ("_inputs_cache", "_labels_cache", "_buttons_cache"):

@@ -35,6 +35,7 @@ def test_a_short_day_with_a_kill_loses_nothing(tmp_path):
     # the kiosk handed freed memory back on its way Home between groups (kiosk/housekeeping.py)
     assert re.search(r"trims \[[\d.]+, [\d.]+, [\d.]+\] ms", blocks[0]), blocks[0]
     # a table's quiet seconds came now and then, and the kiosk's once-a-second check saw them
+    assert re.search(r"life \d+: .*at Home", out), out  # memory at rest, between groups (or why there is none)
     quiet = re.search(r"what the table did: .*quiet seconds (\d+)", out)
     assert quiet and 5 <= int(quiet.group(1)) <= 60, out
 
