@@ -716,7 +716,7 @@ def day(args) -> int:
     print(f"\n{done} actions in {minutes:.1f} min, {lives} lives ({kills} kills), {checked} games checked, "
           f"{changes} shown changes")
     report(blocks)
-    report_rest(rests, args.block)
+    report_rest(rests, blocks)
     did: dict[str, int] = {}
     for life_ in sorted({b["life"] for b in blocks}):  # each life counts from its start: its last block has its total
         for name, n in [b for b in blocks if b["life"] == life_][-1].get("counts", {}).items():
@@ -752,7 +752,7 @@ def report(blocks: list[dict]) -> None:
                   f"({pct(warm, last['rss_mb'])}, highest {pct(warm, max(after))})")
 
 
-def report_rest(rests: list[dict], block: int = BLOCK) -> None:
+def report_rest(rests: list[dict], blocks: list[dict]) -> None:
     """Memory at rest: the kiosk at Home between two groups, after its own collection and trim.
 
     A block's sample lands in whatever game is on the table, and the games' working sets differ
@@ -761,6 +761,8 @@ def report_rest(rests: list[dict], block: int = BLOCK) -> None:
     between groups every sample is taken in the same state: what grows there stays."""
     for life_no in sorted({r["life"] for r in rests}):
         mine = [r for r in rests if r["life"] == life_no]
+        samples = [b["actions"] for b in blocks if b["life"] == life_no]
+        block = min(samples) if samples else BLOCK  # the life's first sample: its own first 1,000 actions
         after = [r for r in mine if r["actions"] >= block]
         if len(after) < 2:
             print(f"life {life_no}: {len(after)} time(s) at Home after action {block}, too few for a figure at rest")
