@@ -173,7 +173,7 @@ def scrolled_rows(view, tag: str, key: str = "sid") -> dict:
     pump(1)
     while True:
         for row in sorted(find_all(tag), key=lambda w: -w.to_window(*w.pos)[1]):
-            if _descends(row, view):
+            if descends(row, view):
                 seen.setdefault(getattr(row, key), row.text)
         content = view.children[0] if view.children else None
         spare = content.height - view.height if content is not None else 0
@@ -195,7 +195,7 @@ def scrolled_row(view, tag: str, value, key: str = "sid"):
     pump(1)
     while True:
         for row in find_all(tag):
-            if _descends(row, view) and getattr(row, key) == value:
+            if descends(row, view) and getattr(row, key) == value:
                 return row
         content = view.children[0]
         spare = content.height - view.height
@@ -205,7 +205,8 @@ def scrolled_row(view, tag: str, value, key: str = "sid"):
         pump(1)
 
 
-def _descends(widget, ancestor) -> bool:
+def descends(widget, ancestor) -> bool:
+    """Whether ``widget`` is ``ancestor`` or lies inside it."""
     while widget is not None and widget is not widget.parent:
         if widget is ancestor:
             return True

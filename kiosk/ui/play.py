@@ -225,11 +225,7 @@ class PlayScreen(Screen):
     # -- attaching a game ----------------------------------------------------
 
     def attach(self, runner) -> None:
-        self.forget_reveals()
-        self._forget_throw()
-        self._forget_count()
-        if self.runner is not None and self._on_change in self.runner.listeners:
-            self.runner.listeners.remove(self._on_change)
+        self._detach()
         self.runner = runner
         runner.listeners.append(self._on_change)
         self.title.text = esc(runner.engine.title)
@@ -363,6 +359,15 @@ class PlayScreen(Screen):
         for name in ("_offer_grids", "_lock_grids", "_names_form"):
             self.__dict__.pop(name, None)
 
+    def _detach(self) -> None:
+        """Stop following the game on screen: its reveals, throw result and five-count go, and
+        its changes no longer reach this screen."""
+        self.forget_reveals()
+        self._forget_throw()
+        self._forget_count()
+        if self.runner is not None and self._on_change in self.runner.listeners:
+            self.runner.listeners.remove(self._on_change)
+
     def let_go(self) -> None:
         """The group has gone (attract mode): the screen keeps nothing of its game, neither the
         runner (its whole session), nor the status panel, nor the widgets kept for reuse, so
@@ -370,11 +375,7 @@ class PlayScreen(Screen):
         it is on and through a pause (they make its next prompts quick); between groups they
         only held memory, Promise Hollows' about 85,000 objects (docs/kiosk.md, issue 33, tenth
         pass). The next game, a resumed one too, builds its own (``attach``)."""
-        self.forget_reveals()
-        self._forget_throw()
-        self._forget_count()
-        if self.runner is not None and self._on_change in self.runner.listeners:
-            self.runner.listeners.remove(self._on_change)
+        self._detach()
         self.runner = None
         theme.set_children(self.prompt_box, [])  # its last question and answers
         self._pin([])

@@ -189,12 +189,7 @@ def draw_order(root):
         yield from draw_order(child)
 
 
-def _descends(widget, ancestor) -> bool:
-    while widget is not None and widget is not widget.parent:
-        if widget is ancestor:
-            return True
-        widget = widget.parent
-    return False
+_descends = drive.descends
 
 
 def _draws_something(widget) -> bool:
