@@ -164,23 +164,33 @@ def _as_if_waited() -> None:
     guard["changed_at"] = min(guard["changed_at"], time.time() - guard["s"])
 
 
+def _scrolled_through(view):
+    """Scroll ``view`` from its top to its foot a view's height (less a fifth) at a time,
+    yielding at each stop once the frame is drawn; it is left where the caller stops."""
+    view.scroll_y = 1
+    pump(1)
+    while True:
+        yield
+        content = view.children[0] if view.children else None
+        spare = content.height - view.height if content is not None else 0
+        if spare <= 0 or view.scroll_y <= 0:
+            return
+        view.scroll_y = max(0.0, view.scroll_y - 0.8 * view.height / spare)
+        pump(1)
+
+
+def _rows_in_view(view, tag: str) -> list:
+    return sorted((w for w in find_all(tag) if descends(w, view)), key=lambda w: -w.to_window(*w.pos)[1])
+
+
 def scrolled_rows(view, tag: str, key: str = "sid") -> dict:
     """Every row of a list that makes only the rows in view (``theme.ScrollList``, Home's paused
     games), read as a player reads it: scrolled from its top to its foot, each row tagged ``tag``
     once, as {its ``key``: its text}, in order. The list is left at its top."""
     seen: dict = {}
-    view.scroll_y = 1
-    pump(1)
-    while True:
-        for row in sorted(find_all(tag), key=lambda w: -w.to_window(*w.pos)[1]):
-            if descends(row, view):
-                seen.setdefault(getattr(row, key), row.text)
-        content = view.children[0] if view.children else None
-        spare = content.height - view.height if content is not None else 0
-        if spare <= 0 or view.scroll_y <= 0:
-            break
-        view.scroll_y = max(0.0, view.scroll_y - 0.8 * view.height / spare)
-        pump(1)
+    for _ in _scrolled_through(view):
+        for row in _rows_in_view(view, tag):
+            seen.setdefault(getattr(row, key), row.text)
     view.scroll_y = 1
     pump(1)
     return seen
@@ -189,20 +199,11 @@ def scrolled_rows(view, tag: str, key: str = "sid") -> dict:
 def scrolled_row(view, tag: str, value, key: str = "sid"):
     """The row of such a list whose ``key`` is ``value``, scrolled into view as a player would
     find it; raises ``LookupError`` if the list has none."""
-    if value not in scrolled_rows(view, tag, key):
-        raise LookupError(f"no row tagged {tag!r} with {key} {value!r} in the list")
-    view.scroll_y = 1
-    pump(1)
-    while True:
-        for row in find_all(tag):
-            if descends(row, view) and getattr(row, key) == value:
+    for _ in _scrolled_through(view):
+        for row in _rows_in_view(view, tag):
+            if getattr(row, key) == value:
                 return row
-        content = view.children[0]
-        spare = content.height - view.height
-        if spare <= 0 or view.scroll_y <= 0:
-            raise LookupError(f"the row with {key} {value!r} did not come into view")
-        view.scroll_y = max(0.0, view.scroll_y - 0.8 * view.height / spare)
-        pump(1)
+    raise LookupError(f"no row tagged {tag!r} with {key} {value!r} in the list")
 
 
 def descends(widget, ancestor) -> bool:

@@ -385,7 +385,6 @@ class PlayScreen(Screen):
         self._forget_widgets()
         if self.__dict__.pop("panel", None) is not None:
             self.panel_scroll.clear_widgets()
-        self._signature = None
 
     def _forget_throw(self) -> None:
         """The last throw's result belongs to the game it was thrown in: gone with it."""

@@ -189,9 +189,6 @@ def draw_order(root):
         yield from draw_order(child)
 
 
-_descends = drive.descends
-
-
 def _draws_something(widget) -> bool:
     from kivy.uix.button import Button
     from kivy.uix.label import Label
@@ -215,7 +212,7 @@ def out_of_reach(widget, later) -> str | None:
     if seen < 0.98 * widget.width * widget.height:
         return f"below the fold: {seen / (widget.width * widget.height):.0%} of it shown in its scroll area"
     for other in later:
-        if _descends(other, widget) or not _draws_something(other) or not shown(other):
+        if drive.descends(other, widget) or not _draws_something(other) or not shown(other):
             continue
         o = visible_rect(other)
         w, h = min(v[2], o[2]) - max(v[0], o[0]), min(v[3], o[3]) - max(v[1], o[1])
@@ -265,7 +262,7 @@ def spilled_art(widget, labels) -> str | None:
         return None
     x0, y0 = widget.to_window(box[0], box[1])
     x1, y1 = widget.to_window(box[2], box[3])
-    over = [plain(w)[:30] for w in labels if w is not widget and not _descends(w, widget)
+    over = [plain(w)[:30] for w in labels if w is not widget and not drive.descends(w, widget)
             and min(x1, window_rect(w)[2]) - max(x0, window_rect(w)[0]) > 2
             and min(y1, window_rect(w)[3]) - max(y0, window_rect(w)[1]) > 2]
     return f"drawn {out:.0f} px outside its box" + (f", over {over[0]!r}" if over else "")
@@ -333,7 +330,7 @@ def problems(app, size) -> list[str]:
         if owner and owner not in plain(w):
             found.append(f"button {tag!r} ({plain(w)[:40]!r}) does not say it is {owner}'s, and others could press it")
         if size == (800, 480) and (tag in READ_AT_20 or tag.startswith("lock:")) and not tag.endswith(":help") \
-                and _descends(w, app.play) and w.font_size < theme.font(20) - 0.5:
+                and drive.descends(w, app.play) and w.font_size < theme.font(20) - 0.5:
             found.append(f"{tag!r} is {w.font_size:.0f} px, under the 20 px players read at a metre")
     return found
 
