@@ -324,6 +324,9 @@ class Bench:
             self.ready(step)  # the maker builds the stack; readings meanwhile are not this step's
             self._drain()
         else:
+            settle = getattr(self.ready, "settle", None)
+            if settle is not None:
+                settle()  # a simulated maker lets the Pi read all the tray sent so far (SimMaker.settle)
             self._drain()  # the maker's action itself is what this step records
             self.ready(step)
         if self.cancelled.is_set():
@@ -469,9 +472,10 @@ class SimMaker:
     """
 
     def __init__(self, sim, lock, idle: Callable[[], bool], timeout_s: float = 60.0,
-                 heard: Callable[[], int | None] | None = None):
+                 heard: Callable[[], int | None] | None = None, sent: Callable[[], int | None] | None = None):
         self.sim, self.lock, self.idle, self.timeout_s = sim, lock, idle, timeout_s
         self.heard = heard  # the tray clock (ms) of the last line the Pi's reader took, if it can say
+        self.sent = sent  # the tray clock (ms) of the last line the tray sent, if it can say
 
     def __call__(self, step: Step) -> None:
         with self.lock:
@@ -492,6 +496,23 @@ class SimMaker:
             while not self.idle() and time.monotonic() < deadline:
                 time.sleep(0.01)
             self._caught_up(deadline)
+
+    def settle(self) -> None:
+        """Before an action (a hand, a drop, a topple): hold the simulated table still until the
+        Pi has read every line the tray sent, so the bench, emptying its inbox next, lets go of
+        all that came before the action. On a busy machine the reader lags the virtual tray, and
+        those readings, still in the pipe, filled a topple's whole window, which then closed
+        before the tray's fall line was read ("the tray counted the fall as nothing")."""
+        if self.heard is None or self.sent is None:
+            return
+        deadline = time.monotonic() + self.timeout_s
+        with self.lock:  # the tray samples under this lock: it sends nothing meanwhile
+            sent = self.sent()
+            while sent is not None and time.monotonic() < deadline:
+                heard = self.heard()
+                if heard is not None and heard >= sent:
+                    return
+                time.sleep(0.01)
 
     def _caught_up(self, deadline: float) -> None:
         """Wait until the Pi has read every line the tray sent before the stack was still, as a
@@ -539,7 +560,8 @@ def open_virtual_bench(config: Config, design: Design | str = "low-limit", seed:
     virtual.sim.use_optics(OpticalSensor(config.geometry, chosen))
     virtual.start()
     tray = SerialTray(config.tray, port=virtual.path, retry_s=0.05)
-    return VirtualBench(tray, SimMaker(virtual.sim, virtual._lock, virtual.idle, heard=lambda: tray.heard_ms), virtual)
+    return VirtualBench(tray, SimMaker(virtual.sim, virtual._lock, virtual.idle, heard=lambda: tray.heard_ms,
+                                          sent=lambda: virtual.sent_ms), virtual)
 
 
 def wait_connected(tray: Tray, seconds: float = 10.0) -> bool:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import random
 import select
 import signal
@@ -67,6 +68,10 @@ def check_link(link: Path) -> None:
         raise LinkError(f"--link {link}: the folder {folder} is not writable")
 
 
+_STAMP = re.compile(rb'"t":(\d+)')
+"""A line's tray clock (ms), as the protocol writes it."""
+
+
 class VirtualTray(Hooks):
     """The firmware's logic on a pty, fed by ``TableSimulator``. Start with ``start()``, stop with ``close()``.
 
@@ -102,6 +107,7 @@ class VirtualTray(Hooks):
         self.written: list[tuple[dict, float]] = []  # Heat messages written, with the monotonic time
         self.lines_written = 0
         self.lines_dropped = 0
+        self.sent_ms: int | None = None  # the tray clock in the last line written whole
         self.reboots = 0
         self._lock = threading.RLock()  # guards the simulator, the app and the fds
         self._master: int | None = None
@@ -225,6 +231,9 @@ class VirtualTray(Hooks):
                 return False
             raise
         self.lines_written += 1
+        stamp = _STAMP.search(line)
+        if written == len(line) and stamp is not None:
+            self.sent_ms = int(stamp.group(1))
         if written == len(line) and b'"type":"' in line:
             kind = line.split(b'"type":"', 1)[1].split(b'"', 1)[0].decode()
             if kind in ("collapse", "added", "removed", "height"):
