@@ -218,6 +218,7 @@ class TableNoirApp(App):
         Window.clearcolor = theme.BG
         self.hardware_problems = []  # what failed to open, in words for the operator (Home shows it)
         theme.crisp()
+        theme.clear_colour_only()
         theme.remember_word_widths()
         theme.quiet_kv_bindings()  # before any screen's kv rules bind
         theme.drop_text_surfaces()

@@ -24,8 +24,10 @@ from kivy.properties import ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
 from kivy.uix.label import Label
+from kivy.uix.layout import Layout
 from kivy.uix.recycleboxlayout import RecycleBoxLayout
 from kivy.uix.recycleview import RecycleView
+from kivy.uix.relativelayout import RelativeLayout
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
@@ -209,6 +211,23 @@ def remember_word_widths(limit: int = 2048) -> None:
         return extents
 
     LabelSDL2.get_cached_extents = get_cached_extents
+
+
+def clear_colour_only() -> None:
+    """Clear only the window's colour before each frame, not its depth and stencil too.
+
+    Kivy's ``Window.clear`` clears all three. Nothing on the kiosk tests depth, and Kivy's
+    stencil mask (``StencilPush``) clears the stencil itself when the first mask of a frame
+    opens. On the software renderer the two extra clears cost about 0.13 ms of every frame
+    and 0.27 ms of a die landing's (docs/kiosk.md, "Event to screen, eleventh pass").
+    Re-check on a Kivy upgrade."""
+    from kivy.graphics import opengl as gl
+
+    def clear() -> None:
+        gl.glClearColor(*Window.clearcolor)
+        gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+
+    Window.clear = clear
 
 
 def quiet_kv_bindings() -> None:
@@ -612,6 +631,19 @@ def _leaves(widget):
             yield child
 
 
+def _put_back(parent, child) -> None:
+    """Put ``child``'s canvas back into ``parent``'s, where ``add_widget`` had it: before
+    the canvas of the nearest later-drawn sibling still there, else at the end."""
+    canvas = parent.canvas
+    later = parent.children[:parent.children.index(child)]  # drawn after it (Kivy draws the list from its end)
+    for sibling in reversed(later):
+        at = canvas.indexof(sibling.canvas)
+        if at >= 0:
+            canvas.insert(at, child.canvas)
+            return
+    canvas.add(child.canvas)
+
+
 class Scroll(ScrollView):
     """A vertical scroll area with a bar of ``bar`` px (at scale 1).
 
@@ -639,6 +671,12 @@ class Scroll(ScrollView):
     _shown_for: tuple[float, ...] | None = None
     """The view's place, scroll and content that ``_shown`` was worked out for."""
     _shown: tuple[float, float, float, float] = (0, 0, 0, 0)
+
+    culls = True
+    """Whether widgets wholly out of view are left out of the drawing (``_cull``)."""
+    CULL_MARGIN = 4
+    """How far (px at scale 1) past the shown band a widget must lie to be left out: room
+    for a drawing that reaches a little past its own box."""
 
     def __init__(self, bar: float = 6, **kw) -> None:
         kw.setdefault("do_scroll_x", False)
@@ -759,10 +797,47 @@ class Scroll(ScrollView):
         x0, y0, x1, y1 = self.shown_rect()
         wx, wy = self.to_window(self.x, self.y)
         self._show_more(y0 - wy, wx, wy)
+        if self.culls:
+            ty = self.g_translate.y  # the content's origin, in the view's parent's coordinates
+            self._cull(self.y + y0 - wy - ty, self.y + y1 - wy - ty)
         box = (int(round(x0)), int(round(y0)), int(round(x1 - x0)), int(round(y1 - y0)))
         clip = self._clip
         if (clip.x, clip.y, clip.width, clip.height) != box:
             clip.x, clip.y, clip.width, clip.height = box
+
+    def _cull(self, lo: float, hi: float) -> None:
+        """Leave out of this frame's drawing every widget of the content wholly outside the
+        shown band (``lo`` to ``hi``, in the content's coordinates), and put back those that
+        came into it. Run at draw time, so it follows every scroll and layout.
+
+        Kivy walks and draws every instruction under the view each frame, clipped away or
+        not: the Hell for Leather panel's team lines, some 800 px under its fold, were about
+        half the landing screen's instructions. A widget left out keeps its place, its
+        touches and its layout; only its canvas is out of its parent's until it is back in
+        view. A layout across the band's edge is looked into, one level at a time."""
+        culled = self.__dict__.setdefault("_culled", {})
+        content = self._viewport
+        margin = px(self.CULL_MARGIN)
+        lo, hi = lo - margin, hi + margin
+        for key, (parent, child) in list(culled.items()):
+            if child.parent is not parent or parent.canvas.indexof(child.canvas) >= 0:
+                del culled[key]  # moved, or put back by its parent (``add_widget``): not ours now
+            elif child.top >= lo and child.y <= hi or content is None or content.height <= self.height:
+                del culled[key]
+                _put_back(parent, child)
+        if content is None or content.height <= self.height:
+            return
+        stack = [content]
+        while stack:
+            parent = stack.pop()
+            for child in parent.children:
+                if child.top < lo or child.y > hi:
+                    if id(child) not in culled and parent.canvas.indexof(child.canvas) >= 0:
+                        parent.canvas.remove(child.canvas)
+                        culled[id(child)] = (parent, child)
+                elif (child.y < lo or child.top > hi) and child.children and isinstance(child, Layout) \
+                        and not isinstance(child, (RelativeLayout, ScrollView)):
+                    stack.append(child)  # across an edge: its own children may be out of view
 
     def update_from_scroll(self, *args) -> None:
         self.funbind("bar_color", self._change_bar_color)
@@ -779,6 +854,8 @@ class ScrollList(RecycleView, Scroll):
     paused games at a convention) then costs the same few widgets and text textures at any
     length, where a row each cost about 0.25 MB and 1 ms on every way Home (docs/kiosk.md,
     issue 33, tenth pass)."""
+
+    culls = False  # the rows out of view are not made at all
 
     def __init__(self, row_height: float, viewclass: type, spacing: float = 0, **kw) -> None:
         super().__init__(**kw)
