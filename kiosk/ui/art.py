@@ -737,7 +737,7 @@ class LandedDice(Drawn):
             return
         old = self.dice
         self.dice, self.caption = new, caption
-        if self._geometry is None or new[:len(old)] != old or not old or self._measure() != self._geometry \
+        if self._geometry is None or new[:len(old)] != old or self._measure() != self._geometry \
                 or (not self._head.children) != (not caption) or self._drawn_at != (self.x, self.y):
             self._redraw()
             return

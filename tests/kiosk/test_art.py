@@ -397,7 +397,10 @@ def test_a_die_landing_draws_only_the_new_die_and_looks_the_same_as_a_fresh_draw
     dice = [{"face": 3, "zone": "inside", "result": "Merit"}, {"face": 7, "zone": "outside", "result": "Risk"},
             {"face": 0, "zone": "touching", "result": ""}]
     landed = art.LandedDice(size=(300, 120), pos=(10, 10))
+    landed.show([], "No dice down, 3 to come")  # a conflict's row, before its first die
+    row = landed._row
     landed.show(dice[:1], "1 die down")
+    assert landed._row is row, "the conflict's first die drew the whole row again"
     first = _every_instruction(landed._row)
     for n in (2, 3):
         landed.show(dice[:n], f"{n} dice down")
