@@ -741,10 +741,28 @@ class LandedDice(Drawn):
                 or (not self._head.children) != (not caption) or self._drawn_at != (self.x, self.y):
             self._redraw()
             return
-        self._head.clear()
-        self._draw_caption(self._head)
+        if not self._recaption():
+            self._head.clear()
+            self._draw_caption(self._head)
         for i in range(len(old), len(new)):
             self._draw_die(self._row, i)
+
+    def _recaption(self) -> bool:
+        """Put the new caption in the caption's rectangle as it is (a landing changes only its
+        words); False when there is none to reuse (then it is drawn anew)."""
+        shown = [i for i in self._head.children if isinstance(i, Rectangle)]
+        if len(shown) != 1 or not self.caption:
+            return False
+        place = self._caption_place()
+        shown[0].texture, shown[0].size, shown[0].pos = place
+        return True
+
+    def _caption_place(self) -> tuple:
+        """The caption's (texture, size, pos): shrunk to the row's width if it is wider."""
+        head = theme.px(20)
+        tex = _texture(self.caption, head, True)
+        k = min(1.0, self.width / max(1, tex.width))
+        return tex, (tex.width * k, tex.height * k), (int(self.x), int(self.top - head / 2 - tex.height * k / 2))
 
     def _measure(self, count: int | None = None) -> tuple:
         """(head, slot, label, s): where the dice go (``count`` of them, else those shown);
@@ -775,13 +793,10 @@ class LandedDice(Drawn):
     def _draw_caption(self, group) -> None:
         if not self.caption:
             return
-        head = theme.px(20)
-        tex = _texture(self.caption, head, True)
-        k = min(1.0, self.width / max(1, tex.width))
+        tex, size, pos = self._caption_place()
         with group:
             Color(*theme.INK)
-            Rectangle(texture=tex, size=(tex.width * k, tex.height * k),
-                      pos=(int(self.x), int(self.top - head / 2 - tex.height * k / 2)))
+            Rectangle(texture=tex, size=size, pos=pos)
 
     def _draw_die(self, group, i: int) -> None:
         head, slot, label, s, _ = self._geometry or self._measure()

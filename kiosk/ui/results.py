@@ -138,11 +138,17 @@ class ThrowResult(art.Drawn):
                 + [(meaning, theme.font(cls.MEANING_PX)) for meaning in MEANING_COLOUR]
                 + [(str(face), side * 0.36) for face in art.D10_FACES])
 
+    _ahead_for: tuple[float, list[tuple[str, float, bool]]] | None = None
+
     def render_ahead(self) -> None:
         """Make ready, in the frames to come, what a landing will show here (called while a
         throw is awaited): the textures of every text a result can show, one per frame, and
-        the picture of its box at its place. A landing's frame then only draws them."""
-        art.render_ahead([(text, size, True) for text, size in self.texts()])
+        the picture of its box at its place. A landing's frame then only draws them. The list
+        is made once per screen size: a landing that leaves the next die awaited asks again."""
+        made = self._ahead_for
+        if made is None or made[0] != theme.scale():
+            made = self._ahead_for = (theme.scale(), [(text, size, True) for text, size in self.texts()])
+        art.render_ahead(made[1])
         Clock.schedule_once(self._box_ahead, art.NEXT_FRAME)
 
     def _box_ahead(self, _dt: float) -> None:

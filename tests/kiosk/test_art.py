@@ -410,9 +410,9 @@ def test_a_die_landing_draws_only_the_new_die_and_looks_the_same_as_a_fresh_draw
 
     def looks(w):
         return [(type(i).__name__, tuple(getattr(i, "pos", ())), tuple(getattr(i, "size", ())),
-                 tuple(getattr(i, "rgba", ()))) for i in _every_instruction(w.canvas)]
+                 tuple(getattr(i, "rgba", ())), getattr(i, "texture", None)) for i in _every_instruction(w.canvas)]
 
-    assert looks(landed) == looks(fresh)
+    assert looks(landed) == looks(fresh)  # the caption too: "3 dice down", where it was "1 die down"
 
 
 @pytest.mark.parametrize("box", [((10, 10), (380, 120)), ((13.4, 7.6), (301.3, 97.7))])
