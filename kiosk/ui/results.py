@@ -64,7 +64,8 @@ class ThrowResult(art.Drawn):
         self.shown = landing
         self.where_text = f"{str(landing['zone']).capitalize()}, {landing['face']}"
         self.meaning_text = landing["meaning"]
-        self._redraw()
+        if not self._show_kept():
+            self._redraw()
         self.opacity = 1
         if self._event is not None:
             self._event.cancel()
@@ -78,13 +79,29 @@ class ThrowResult(art.Drawn):
         self._event = None
         self._redraw()  # drawn at opacity 0 a box is still rasterised on every frame (0.5 ms of each flip)
 
+    def _key(self, shown: dict[str, Any]) -> tuple:
+        return (self.where_text, self.meaning_text, shown["face"], shown["zone"], *self.pos, *self.size)
+
+    def _show_kept(self) -> bool:
+        """Put up the drawing kept for what is shown now (``draw``) straight away, without
+        the rest of a redraw: the landing's frame waits on every step of it. False if none
+        is kept for these words at this place and size."""
+        drawing = self.__dict__.get("_drawings", {}).get(self._key(self.shown)) if self.shown else None
+        if drawing is None:
+            return False
+        self.canvas.clear()
+        self._drawn_at = (self.x, self.y)
+        self._shift.xy = (0, 0)
+        self.canvas.add(drawing)
+        return True
+
     def draw(self) -> None:
         """Add the drawing of what is shown: made once per landing's words, place and size
         (a table sees the same few dozen results all evening) and added again as it was."""
         shown = self.shown
         if shown is None:
             return
-        key = (self.where_text, self.meaning_text, shown["face"], shown["zone"], *self.pos, *self.size)
+        key = self._key(shown)
         drawings: dict[tuple, CanvasBase] = self.__dict__.setdefault("_drawings", {})
         drawing = drawings.get(key)
         if drawing is not None:

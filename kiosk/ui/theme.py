@@ -817,6 +817,12 @@ class Scroll(ScrollView):
         view. A layout across the band's edge is looked into, one level at a time."""
         culled = self.__dict__.setdefault("_culled", {})
         content = self._viewport
+        if self.__dict__.get("_culled_in") is not content:  # new content (another game's panel)
+            for parent, child in culled.values():
+                if child.parent is parent and parent.canvas.indexof(child.canvas) < 0:
+                    _put_back(parent, child)  # the old content whole again, should it come back
+            culled.clear()  # and none of it kept alive from here
+            self._culled_in = content
         margin = px(self.CULL_MARGIN)
         lo, hi = lo - margin, hi + margin
         for key, (parent, child) in list(culled.items()):

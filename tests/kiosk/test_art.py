@@ -601,3 +601,29 @@ def test_the_throw_results_box_as_a_picture_looks_as_when_drawn_each_frame(app, 
     monkeypatch.setattr(art.Picture, "show", lambda self, draw, *a, **k: draw() or True)  # the shapes instead
     drawn, _ = pixels()
     assert picture == drawn  # every pixel (the box has no rule on a pixel line to tie)
+
+
+def test_a_throw_result_shown_again_puts_up_the_same_pixels_as_when_first_drawn(app):
+    """A result the table has seen before is put up from the drawing kept for it, without a
+    redraw: the same pixels as its first showing, after another result was up between."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.uix.widget import Widget
+
+    from kiosk.ui import results, theme
+
+    ground = Widget(pos=(0, 0), size=(340, 150))
+    with ground.canvas.before:
+        Color(*theme.PANEL)
+        Rectangle(pos=(0, 0), size=(340, 150))
+    result = results.ThrowResult(pos=(13.4, 7.6), size=(301.3, 97.7))
+    ground.add_widget(result)
+    seven = {"zone": "inside", "face": 7, "meaning": "Merit", "who": None}
+    result.show(seven)
+    first = ground.export_as_image().texture.pixels
+    drawing = list(result.canvas.children)
+    result.show({"zone": "outside", "face": 2, "meaning": "Curse", "who": None})
+    assert ground.export_as_image().texture.pixels != first
+    result.show(seven)
+    assert [i for i in result.canvas.children if i not in drawing] == [], "drawn again, not kept"
+    assert ground.export_as_image().texture.pixels == first
+    result.hide()

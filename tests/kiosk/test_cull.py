@@ -163,3 +163,46 @@ def test_a_frame_clears_only_the_colour_and_a_stencil_mask_still_clips(app, monk
         drive.pump(1)
     window_clears = [m for m in masks if m & gl.GL_COLOR_BUFFER_BIT]
     assert window_clears and all(m == gl.GL_COLOR_BUFFER_BIT for m in window_clears)
+
+
+def _lines_box(word: str):
+    from kivy.uix.boxlayout import BoxLayout
+
+    from kiosk.ui import theme
+
+    box = BoxLayout(orientation="vertical", size_hint_y=None, height=800)
+    for i in range(20):
+        box.add_widget(theme.Text(f"{word} {i + 1}", size=18, fit=False, size_hint_y=None, height=40))
+    return box
+
+
+def test_a_scroll_given_new_content_keeps_nothing_of_the_old_and_leaves_it_whole(app):
+    """Another game's panel replaces the last one in the same scroll area: the old panel is
+    left as it was (all its lines drawn, should it be shown again) and not kept alive."""
+    import gc
+    import weakref
+
+    from kivy.core.window import Window
+
+    from kiosk.ui import theme
+
+    view = theme.Scroll(size_hint=(None, None), size=(300, 200), pos=(20, 20))
+    box = _lines_box("Line")
+    view.add_widget(box)
+    Window.add_widget(view)
+    try:
+        drive.pump(2, draw=True)
+        assert not all(_drawn(line, box) for line in box.children)
+        view.clear_widgets()
+        fresh = _lines_box("New")
+        view.add_widget(fresh)
+        drive.pump(2, draw=True)
+        assert all(_drawn(line, box) for line in box.children), "the old content was left with lines out"
+        assert not _drawn(fresh.children[0], fresh)
+        old = weakref.ref(box)
+        del box
+        gc.collect()
+        assert old() is None, "the scroll area keeps the old content alive"
+    finally:
+        Window.remove_widget(view)
+        drive.pump(1)
