@@ -204,20 +204,25 @@ def test_a_topple_counted_one_die_off_or_not_at_all_fails(counted):
     assert bench.add_count(topple, Record(readings=[], collapses=[(4, 4)]), fine).passed
 
 
+def _reader_waits(monkeypatch, seconds) -> None:
+    """Make the Pi's serial reader wait ``seconds()`` before each line it takes (a busy machine)."""
+    import time as clock
+
+    taken = SerialTray._line
+
+    def line_later(self, line, path, synced):
+        clock.sleep(seconds())
+        return taken(self, line, path, synced)
+
+    monkeypatch.setattr(SerialTray, "_line", line_later)
+
+
 def test_a_lagging_serial_reader_records_the_still_stack_not_the_readings_before_it(tmp_path, monkeypatch):
     """On a busy machine the Pi's reader falls behind the virtual tray: the simulated maker's tap
     comes once the Pi has read the still stack, as a maker taps once the screen has settled.
     Before, the readings taken while the dice were still going on were recorded as the stack's
     (the kiosk's bench screen then failed "eight dice" by about 40 mm, now and then, in CI)."""
-    import time as clock
-
-    taken = SerialTray._line
-
-    def slow_line(self, line, path, synced):
-        clock.sleep(0.02)  # the reader takes a line slower than the tray sends them
-        return taken(self, line, path, synced)
-
-    monkeypatch.setattr(SerialTray, "_line", slow_line)
+    _reader_waits(monkeypatch, lambda: 0.02)  # the reader takes a line slower than the tray sends them
     config = Config()
     virtual = open_virtual_bench(config, "low-limit", seed=3, pace=0.15, weigh=False)
     try:
@@ -241,16 +246,15 @@ def test_a_reader_that_stalls_before_the_topple_still_counts_the_fall(tmp_path, 
     import threading
     import time as clock
 
-    taken = SerialTray._line
     stall = threading.Event()
 
-    def stalling_line(self, line, path, synced):
+    def stalled() -> float:
         if stall.is_set():
             stall.clear()
-            clock.sleep(3.5)  # the reader holds still; the tray goes on sending
-        return taken(self, line, path, synced)
+            return 3.5  # the reader holds still; the tray goes on sending
+        return 0.0
 
-    monkeypatch.setattr(SerialTray, "_line", stalling_line)
+    _reader_waits(monkeypatch, stalled)
     config = Config()
     virtual = open_virtual_bench(config, "low-limit", seed=3, pace=0.15, weigh=True)
     try:
