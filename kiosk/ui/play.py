@@ -449,7 +449,7 @@ class PlayScreen(Screen):
         tray = c.tray_state
         uses_tray = adapters.for_game(self.runner.engine.game).uses_tray if self.runner else False
         stack = "not read yet" if tray.heat is None else dice_count(tray.heat)
-        self.status.text = f"Tray: {tray.link_text}   Stack: {stack}" if uses_tray else ""
+        self.status.text = f"Tray: {tray.link_text}\nStack: {stack}" if uses_tray else ""  # a line each: never "Stack:" alone
         if uses_tray and hasattr(self.panel, "show_tray") and tray.heat != self._shown_heat:
             self._shown_heat = tray.heat
             self.panel.show_tray(tray)
