@@ -386,10 +386,14 @@ class Drawn(Widget):
             return
         self._shift.xy = (dx, dy)
 
-    def _redraw(self, *_) -> None:
+    def _clear(self) -> None:
+        """Empty the canvas for a drawing made at the widget's place now (no shift to carry it)."""
         self.canvas.clear()
         self._drawn_at = (self.x, self.y)
         self._shift.xy = (0, 0)
+
+    def _redraw(self, *_) -> None:
+        self._clear()
         if self.width < 4 or self.height < 4:
             return
         for alias in ("right", "top", "center_x", "center_y"):

@@ -89,9 +89,7 @@ class ThrowResult(art.Drawn):
         drawing = self.__dict__.get("_drawings", {}).get(self._key(self.shown)) if self.shown else None
         if drawing is None:
             return False
-        self.canvas.clear()
-        self._drawn_at = (self.x, self.y)
-        self._shift.xy = (0, 0)
+        self._clear()
         self.canvas.add(drawing)
         return True
 
