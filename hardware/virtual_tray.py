@@ -231,8 +231,8 @@ class VirtualTray(Hooks):
                 return False
             raise
         self.lines_written += 1
-        stamp = _STAMP.search(line)
-        if written == len(line) and stamp is not None:
+        stamp = _STAMP.search(line) if written == len(line) else None
+        if stamp is not None:
             self.sent_ms = int(stamp.group(1))
         if written == len(line) and b'"type":"' in line:
             kind = line.split(b'"type":"', 1)[1].split(b'"', 1)[0].decode()
