@@ -10,10 +10,16 @@ the measured points, so the heights in between follow the optics).
 
 This module knows no screen and no keyboard: ``Bench`` is given a tray port
 (any ``hardware.ports.Tray``: the serial tray, the virtual tray, the
-simulator), a ``ready(step)`` callback that returns once the maker has done
-what the step asks, and a ``say(line)`` callback for live readings. The
-``table-noir hardware bench`` command and the tests drive it; the kiosk's
-operator menu can drive it the same way.
+simulator), a ``ready(step)`` callback that returns when the maker says so,
+an ``act(step)`` callback for a simulated maker's hands (none for a person),
+and a ``say(line)`` callback for live readings. The ``table-noir hardware
+bench`` command, the kiosk's operator menu and the tests drive it.
+
+A still step is recorded once the maker says the scene is set. An action (a
+hand, a drop, a topple) is recorded from the moment the maker says they are
+about to do it: what the tray sent while the step waited on the screen is let
+go, so a maker who reads the instruction for a minute is not judged on that
+minute's readings, and the tray's fall line lands inside the window.
 """
 
 from __future__ import annotations
@@ -54,8 +60,18 @@ class Step:
     instruction: str
     dice: int               # dice standing when the step is recorded
     kind: str               # "still", "hand", "drop" or "topple"
-    samples: int = 90       # readings to record (about 3 s at 33 ms)
+    samples: int = 90       # readings to record (about 3 s at 33 ms): a person must act within them
     zone: str = ""          # for a drop: where the d10 lands
+
+    @property
+    def action(self) -> bool:
+        """A hand, a drop or a topple: recorded from the maker's word that they are about to do it."""
+        return self.kind in ("hand", "drop", "topple")
+
+    @property
+    def seconds(self) -> int:
+        """How long the tray records this step, to the nearest second (a reading every 33 ms)."""
+        return round(self.samples * 0.033)
 
 
 STEPS = (
@@ -64,14 +80,14 @@ STEPS = (
     Step("three", "three dice", "Stack three dice in the Heat circle.", 3, "still", 150),
     Step("eight", "eight dice", "Stack eight dice in the Heat circle.", 8, "still", 150),
     Step("hand", "a hand over the stack", "Wave a hand 5-10 cm above the eight dice for three seconds; touch nothing.",
-         8, "hand", 90),
+         8, "hand", 150),  # three seconds of hand, then the stack alone again
     Step("drop-inside", "a d10 inside the ring", "Drop a d10 from a hand's height so it lands inside the target ring, on the side of the piezo disc "
          "wired to A0.",
-         8, "drop", 45, "inside"),
+         8, "drop", 90, "inside"),
     Step("drop-touching", "a d10 on the ring", "Drop a d10 so it lands on the target's solid ring, on the side of the disc wired to A1.",
-         8, "drop", 45, "touching"),
+         8, "drop", 90, "touching"),
     Step("drop-outside", "a d10 outside the ring", "Drop a d10 so it lands outside the ring, inside the tray's rim, on the side of the disc wired to A2.",
-         8, "drop", 45, "outside"),
+         8, "drop", 90, "outside"),
     Step("topple", "topple four dice", "Push the top four dice off the stack, so four stay standing.", 4, "topple", 90),
 )
 
@@ -258,7 +274,7 @@ class Bench:
 
     def __init__(self, tray: Tray, geometry: GeometryConfig, design: Design | str = "low-limit",
                  ready: Callable[[Step], None] = lambda step: None, say: Callable[[str], None] = print,
-                 timeout_s: float = 30.0, weigh: bool | None = None):
+                 timeout_s: float = 30.0, weigh: bool | None = None, act: "SimMaker | None" = None):
         self.tray = tray
         if weigh is None:  # a tray with a load cell says so in its hello
             weigh = (getattr(tray, "hello", None) or {}).get("scale") == "ok"
@@ -268,7 +284,8 @@ class Bench:
         self.geometry = geometry
         self.design_name = design if isinstance(design, str) else "custom"
         self.model = Expectations(geometry, DESIGNS[design] if isinstance(design, str) else design)
-        self.ready = ready
+        self.ready = ready  # returns when the maker says the scene is set, or that they are about to act
+        self.act = act  # a simulated maker's hands (None: a person does it)
         self.say = say
         self.timeout_s = timeout_s
         self.inbox: queue.Queue = queue.Queue()
@@ -320,15 +337,18 @@ class Bench:
         if self.cancelled.is_set():
             return None
         self.say(f"Step {number} of {total}: {step.title}. {step.instruction}")
-        if step.kind in ("still", "weigh", "retare"):
-            self.ready(step)  # the maker builds the stack; readings meanwhile are not this step's
+        if not step.action:
+            self.ready(step)  # the maker has built the stack; readings meanwhile are not this step's
+            if self.act is not None and not self.cancelled.is_set():
+                self.act(step)  # returns once the simulated stack stands still and the Pi has read it
             self._drain()
         else:
-            settle = getattr(self.ready, "settle", None)
-            if settle is not None:
-                settle()  # a simulated maker lets the Pi read all the tray sent so far (SimMaker.settle)
-            self._drain()  # the maker's action itself is what this step records
-            self.ready(step)
+            self.ready(step)  # the maker is about to act
+            if self.act is not None:
+                self.act.settle()  # the simulated table holds still until the Pi has read all it sent
+            self._drain()  # the action itself is what this step records, not the wait before it
+            if self.act is not None and not self.cancelled.is_set():
+                self.act(step)
         if self.cancelled.is_set():
             return None
         record = self.record(step)
@@ -486,7 +506,7 @@ class SimMaker:
                 while sim.planned_dice > step.dice:
                     sim.remove_die()
             elif step.kind == "hand":
-                sim.wave_hand(step.samples // 2)
+                sim.wave_hand(90)  # three seconds, as the step asks
             elif step.kind == "drop":
                 sim.throw(accuracy=0.9, zone=step.zone, collapse=False)
             elif step.kind == "topple" and sim.planned_dice > step.dice:
@@ -538,7 +558,7 @@ class VirtualBench:
     simulated maker who does what each step asks (``ready``). ``close()`` takes it all down."""
 
     tray: Tray
-    ready: Callable[[Step], None]
+    act: SimMaker
     virtual: "VirtualTray"
 
     def close(self) -> None:
@@ -561,7 +581,7 @@ def open_virtual_bench(config: Config, design: Design | str = "low-limit", seed:
     virtual.start()
     tray = SerialTray(config.tray, port=virtual.path, retry_s=0.05)
     return VirtualBench(tray, SimMaker(virtual.sim, virtual._lock, virtual.idle, heard=lambda: tray.heard_ms,
-                                          sent=lambda: virtual.sent_ms), virtual)
+                                       sent=lambda: virtual.sent_ms), virtual)
 
 
 def wait_connected(tray: Tray, seconds: float = 10.0) -> bool:

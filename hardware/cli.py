@@ -272,14 +272,21 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _wait_for_enter(step) -> None:
+    """The maker at the real tray says when a step is set, or that they are about to act."""
+    if step.action:  # recorded from the Enter on: act within the window
+        input(f"    press Enter, then do it: the tray records for about {step.seconds} s ")
+    else:
+        input("    press Enter when it is done ")
+
+
 def run_bench(args) -> int:
-    """``table-noir hardware bench``: run the checklist on the real tray (Enter after each step) or
+    """``table-noir hardware bench``: run the checklist on the real tray (Enter for each step) or
     on the virtual tray with a simulated maker; print the report (and write it with --report)."""
-    from .bench import Bench, Step, open_virtual_bench, wait_connected
+    from .bench import Bench, open_virtual_bench, wait_connected
     from .optics import DESIGNS
 
     tray: Tray
-    ready: Callable[[Step], None]
 
     if args.design not in DESIGNS:
         print(f"table-noir hardware bench: --design {args.design!r} is not one of {', '.join(sorted(DESIGNS))}",
@@ -298,7 +305,7 @@ def run_bench(args) -> int:
     virtual = None
     if args.sim:
         virtual = open_virtual_bench(config, args.design, seed=args.seed, pace=1 / 6 if args.fast else 1.0)
-        tray, ready = virtual.tray, virtual.ready
+        tray = virtual.tray
     else:
         from .factory import open_tray
 
@@ -308,15 +315,14 @@ def run_bench(args) -> int:
             return 2
         tray = open_tray(config)
 
-        def wait_for_enter(step: Step) -> None:
-            input("    press Enter when it is done ")
-
-        ready = wait_for_enter
     try:
         if not wait_connected(tray):
             print("table-noir hardware bench: the tray did not answer within 10 s: is it plugged in?", file=sys.stderr)
             return 1
-        bench = Bench(tray, config.geometry, args.design, ready=ready, say=print)
+        if virtual is not None:  # the simulated maker needs no word
+            bench = Bench(tray, config.geometry, args.design, act=virtual.act, say=print)
+        else:
+            bench = Bench(tray, config.geometry, args.design, ready=_wait_for_enter, say=print)
         bench.run()
     finally:
         if virtual is not None:

@@ -2,16 +2,17 @@
 
 The same checklist as ``table-noir hardware bench`` (``hardware.bench``), one step at a time
 with big buttons: the screen says what to set up, the operator taps "Done: record" when it is
-set, the live readings show while the tray records, and each step's verdict appears as it is
-judged. At the end the pass/fail report is saved to a file in the kiosk's data folder and the
+set (for a hand, a drop or a topple: "Record, then do it", and does it while the tray
+records), the live readings show while the tray records, and each step's verdict appears as
+it is judged. At the end the pass/fail report is saved to a file in the kiosk's data folder and the
 screen says where.
 
 With a real tray (serial, or the sensor on the Pi's I2C), the kiosk's own tray connection is
 closed for the walk and a fresh one opened with every reading on (``raw``); the kiosk opens its
 hardware again afterwards. With
 the simulated table, the walk runs on a virtual tray seen through the optical model
-(``hardware.bench.open_virtual_bench``), and a simulated maker does each step when "Done" is
-tapped.
+(``hardware.bench.open_virtual_bench``), and a simulated maker does each step when the button
+is tapped.
 
 ``BenchWalk`` runs the checklist on a worker thread and reports to a queue; the screen drains
 it ten times a second, so nothing here blocks the UI.
@@ -31,7 +32,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc
 
-from hardware.bench import STEPS, Bench, Step, open_virtual_bench, wait_connected
+from hardware.bench import STEPS, Bench, SimMaker, Step, open_virtual_bench, wait_connected
 
 from . import theme
 from .theme import Big, Filled, Text, px
@@ -53,7 +54,7 @@ class BenchWalk:
     step waiting for the maker; ``cancel()`` stops the walk.
     """
 
-    def __init__(self, open_tray: Callable[[], tuple[Any, Callable[[Step], None] | None, Callable[[], None]]],
+    def __init__(self, open_tray: Callable[[], tuple[Any, SimMaker | None, Callable[[], None]]],
                  geometry: Any, design: str, save_to: Path) -> None:
         self._open_tray = open_tray
         self.geometry = geometry
@@ -81,16 +82,13 @@ class BenchWalk:
     def join(self, seconds: float = 5.0) -> None:
         self._thread.join(seconds)
 
-    def _ready(self, act: Callable[[Step], None] | None) -> Callable[[Step], None]:
-        def ready(step: Step) -> None:
-            steps = self._bench.steps if self._bench is not None else STEPS
-            number = next(i for i, s in enumerate(steps, 1) if s.key == step.key)
-            self.messages.put(("step", number, step, len(steps)))
-            self._go.wait()
-            self._go.clear()
-            if act is not None and not self._cancelled.is_set():
-                act(step)  # the simulated maker does it
-        return ready
+    def _ready(self, step: Step) -> None:
+        """Show the step and wait for the maker's tap (the bench records from there on)."""
+        steps = self._bench.steps if self._bench is not None else STEPS
+        number = next(i for i, s in enumerate(steps, 1) if s.key == step.key)
+        self.messages.put(("step", number, step, len(steps)))
+        self._go.wait()
+        self._go.clear()
 
     def _run(self) -> None:
         try:
@@ -103,7 +101,7 @@ class BenchWalk:
             if not wait_connected(tray):
                 self.messages.put(("failed", "The tray did not answer within 10 s: is it plugged in?"))
                 return
-            bench = self._bench = Bench(tray, self.geometry, self.design, ready=self._ready(act),
+            bench = self._bench = Bench(tray, self.geometry, self.design, ready=self._ready, act=act,
                                         say=lambda line: self.messages.put(("live", line.strip())))
             if self._cancelled.is_set():
                 bench.cancelled.set()
@@ -189,6 +187,7 @@ class BenchScreen(Screen):
         root.add_widget(row)
         self.add_widget(root)
         self._lines: list[str] = []
+        self._acting = False  # the step shown is a hand, a drop or a topple: recorded from the tap
         self._total = len(STEPS)  # the walk's steps (a tray that weighs the Heat walks the weighing first)
         self.report = ""
         self.saved_to: str | None = None
@@ -207,7 +206,7 @@ class BenchScreen(Screen):
         self.walk = BenchWalk(self._opener(config), config.geometry, "low-limit",
                               Path(self.app.exports).parent / "bench").start()
 
-    def _opener(self, config: Any) -> Callable[[], tuple[Any, Callable[[Step], None] | None, Callable[[], None]]]:
+    def _opener(self, config: Any) -> Callable[[], tuple[Any, SimMaker | None, Callable[[], None]]]:
         if config.tray.backend != "sim" and getattr(self.app, "sim_tray", None) is None:  # a real tray
             def open_real() -> tuple[Any, None, Callable[[], None]]:
                 from hardware.factory import open_tray
@@ -216,16 +215,16 @@ class BenchScreen(Screen):
                 return tray, None, tray.close
             return open_real
 
-        def open_virtual() -> tuple[Any, Callable[[Step], None], Callable[[], None]]:
+        def open_virtual() -> tuple[Any, SimMaker, Callable[[], None]]:
             virtual = open_virtual_bench(config, "low-limit", seed=0, pace=PACE["value"],
                                          scale=SIMULATED_SET["scale"])
-            return virtual.tray, virtual.ready, virtual.close
+            return virtual.tray, virtual.act, virtual.close
         return open_virtual
 
     def go(self) -> None:
         if self.walk is not None and not self.go_button.disabled:
             self.go_button.disabled = True
-            self.live.text = "Recording..."
+            self.live.text = "Recording: do it now." if self._acting else "Recording..."
             self.walk.go()
 
     def stop(self) -> None:
@@ -260,7 +259,14 @@ class BenchScreen(Screen):
                 _, number, step, self._total = message
                 self.step_label.text = f"Step {number} of {self._total}: {esc(step.title)}"
                 self.instruction.text = esc(step.instruction)
-                self.live.text = "Tap [b]Done: record[/b] when it is set up."
+                self._acting = step.action
+                if self._acting:
+                    self.go_button.text = "Record, then do it"
+                    self.live.text = (f"Tap [b]Record, then do it[/b]: the tray records for about "
+                                      f"{step.seconds} s from the tap.")
+                else:
+                    self.go_button.text = "Done: record"
+                    self.live.text = "Tap [b]Done: record[/b] when it is set up."
                 self.go_button.disabled = False
             elif kind == "live":
                 self.live.text = esc(message[1])

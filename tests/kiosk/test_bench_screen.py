@@ -43,6 +43,10 @@ def test_the_bench_walks_every_step_with_live_readings_and_saves_its_report(app)
         assert _wait(lambda: not drive.find("bench:go").disabled), drive.find("bench:instruction").text
         assert drive.find("bench:step").text.startswith(f"Step {number} of {len(walk)}")
         assert drive.find("bench:instruction").text == step.instruction
+        # an action is recorded from the tap: the button and the line under it say to act after it
+        assert drive.find("bench:go").text == ("Record, then do it" if step.action else "Done: record")
+        if step.action:
+            assert f"records for about {step.seconds} s" in drive.find("bench:live").text
         drive.press("bench:go")
         assert drive.find("bench:go").disabled  # one tap records once
         if number == len(WEIGH_STEPS) + 1:  # live readings while the tray records
