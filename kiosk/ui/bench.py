@@ -35,7 +35,7 @@ from kivy.utils import escape_markup as esc
 from hardware.bench import STEPS, Bench, SimMaker, Step, open_virtual_bench, wait_connected
 
 from . import theme
-from .theme import Big, Filled, Text, px
+from .theme import Big, Filled, Scroll, Text, px
 
 log = logging.getLogger(__name__)
 
@@ -168,8 +168,11 @@ class BenchScreen(Screen):
                        size_hint_x=0.8)
         self.verdicts = Text("", size=15)
         self.verdicts.tag = "bench:verdicts"
-        right.add_widget(self.verdicts)
-        right.add_widget(BoxLayout())
+        # 25 steps' verdicts are taller than the box at 800x480: they scroll, the newest in view
+        self.verdict_scroll = Scroll(bar=5)
+        self.verdict_scroll.add_widget(self.verdicts)
+        self.verdicts.bind(height=lambda *_: setattr(self.verdict_scroll, "scroll_y", 0))
+        right.add_widget(self.verdict_scroll)
         self.result = Text("", size=17, bold=True)
         self.result.tag = "bench:result"
         right.add_widget(self.result)
@@ -283,6 +286,7 @@ class BenchScreen(Screen):
                 self.result.text = f"Result: {verdict} ({count} of {self._total} steps passed)\n{where}"
                 self.result.color = theme.GOOD if passed else theme.BAD
                 self.step_label.text = "Finished"
+                self.go_button.text = "Done: record"
                 self.instruction.text = "The bench test is done." + ("" if passed else " See what to do for each FAIL.")
                 self.live.text = ""
                 self.again.disabled = False

@@ -57,6 +57,10 @@ def test_the_bench_walks_every_step_with_live_readings_and_saves_its_report(app)
     assert seen_live
     assert _wait(lambda: "Result:" in drive.find("bench:result").text, 30)
     result = drive.find("bench:result").text
+    # 25 verdicts are taller than their box on the 800x480 screen: they scroll, the last in view
+    box, listed = screen.verdict_scroll, drive.find("bench:verdicts")
+    assert listed.height > box.height and listed.parent is box
+    assert _wait(lambda: box.scroll_y == pytest.approx(0), 5), box.scroll_y
     assert "PASS (25 of 25 steps passed)" in result, (result, drive.find("bench:verdicts").text)
     assert screen.saved_to is not None and screen.saved_to in result
     with open(screen.saved_to, encoding="utf-8") as saved:
