@@ -30,6 +30,14 @@ def _at_a_throw(app, seed: int) -> bool:
     return at_a_throw(app, seed)
 
 
+def _to_a_throw(app) -> None:
+    """The first of seeds 1-29 whose game reaches a throw, on screen (else the test is skipped)."""
+    for seed in range(1, 30):
+        if _at_a_throw(app, seed):
+            return
+    pytest.skip("no seed reached a throw")
+
+
 def _build_to_the_heat(app) -> int:
     heat = app.runner.session.view(awaiting=False)["heat"]["dice"]
     tray = app.sim_tray
@@ -86,11 +94,7 @@ def test_a_topple_during_a_throw_turns_the_screen_to_the_fall_with_the_count_the
 
 
 def test_before_a_throw_the_screen_says_when_the_plinth_is_not_the_games_heat(app):
-    for seed in range(1, 30):
-        if _at_a_throw(app, seed):
-            break
-    else:
-        pytest.skip("no seed reached a throw")
+    _to_a_throw(app)
     heat = _build_to_the_heat(app)
     assert drive.find("prompt:plinth").text == ""  # it matches: nothing said
     app.sim_tray.remove_die()
@@ -109,11 +113,7 @@ def test_every_landing_shows_its_zone_face_and_meaning_large_for_a_moment(app):
     from hardware.events import ThrowSettled, Zone
     from kiosk.ui import results
 
-    for seed in range(1, 30):
-        if _at_a_throw(app, seed):
-            break
-    else:
-        pytest.skip("no seed reached a throw")
+    _to_a_throw(app)
     results.RESULT_S["value"] = 0.3
     try:
         app.controller.handle(ThrowSettled(t=1.0, zone=Zone.INSIDE, face=7))
@@ -206,11 +206,7 @@ def test_the_strip_records_a_landing_a_frame_later_and_a_new_game_shows_its_own_
     from kiosk.ui.art import NEXT_FRAME
     from kiosk.ui.fields import readable
 
-    for seed in range(1, 30):
-        if _at_a_throw(app, seed):
-            break
-    else:
-        pytest.skip("no seed reached a throw")
+    _to_a_throw(app)
     drive.pump(2)
     play = app.play
     strip = lambda: [label.text for label in play.recent._labels]  # noqa: E731
@@ -269,11 +265,7 @@ def test_every_result_a_die_can_show_is_drawn_before_it_lands_and_looks_the_same
 
     from kiosk.ui import art, results
 
-    for seed in range(1, 30):
-        if _at_a_throw(app, seed):
-            break
-    else:
-        pytest.skip("no seed reached a throw")
+    _to_a_throw(app)
     shown = app.play._throw_result()
     shown.__dict__.setdefault("_drawings", {}).clear()
     made: list[str] = []
@@ -315,11 +307,7 @@ def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_land
 
     from kiosk.ui import art, results, theme
 
-    for seed in range(1, 30):
-        if _at_a_throw(app, seed):
-            break
-    else:
-        pytest.skip("no seed reached a throw")
+    _to_a_throw(app)
     texts = results.ThrowResult.texts()
     ahead = len(texts) + 30  # frames enough for the result's words and the next die's
 
