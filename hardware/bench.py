@@ -344,6 +344,8 @@ class Bench:
             self._drain()
         else:
             self.ready(step)  # the maker is about to act
+            if self.cancelled.is_set():
+                return None
             if self.act is not None:
                 self.act.settle()  # the simulated table holds still until the Pi has read all it sent
             self._drain()  # the action itself is what this step records, not the wait before it

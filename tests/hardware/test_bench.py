@@ -310,3 +310,20 @@ def test_at_the_real_tray_the_prompt_says_when_the_recording_starts(monkeypatch)
         "press Enter, then do it: the tray records for about 5 s",
         "press Enter, then do it: the tray records for about 3 s",
         "press Enter, then do it: the tray records for about 3 s"]
+
+
+def test_a_walk_stopped_while_a_step_waits_for_the_maker_does_nothing_more(tmp_path):
+    """The operator leaves the bench while the topple waits for its tap: the simulated maker
+    does not push the dice, and the walk ends there, judging nothing more."""
+    config = Config()
+    virtual = open_virtual_bench(config, "low-limit", seed=3, pace=0.15, weigh=False)
+    try:
+        assert wait_connected(virtual.tray)
+        bench = Bench(virtual.tray, config.geometry, "low-limit", act=virtual.act, say=lambda line: None,
+                      ready=lambda step: bench.cancelled.set() if step.action else None)
+        bench.run(tuple(s for s in STEPS if s.key in ("eight", "topple")))
+        standing = virtual.virtual.sim.planned_dice
+    finally:
+        virtual.close()
+    assert [v.step.key for v in bench.verdicts] == ["eight"]
+    assert standing == 8  # nobody pushed
