@@ -60,7 +60,7 @@ class Step:
     instruction: str
     dice: int               # dice standing when the step is recorded
     kind: str               # "still", "hand", "drop" or "topple"
-    samples: int = 90       # readings to record (about 3 s at 33 ms): a person must act within them
+    samples: int = 90       # readings to record (about 3 s at 33 ms); for an action, a person's time to do it
     zone: str = ""          # for a drop: where the d10 lands
 
     @property
@@ -557,7 +557,7 @@ class SimMaker:
 class VirtualBench:
     """The virtual tray for a bench walk with nobody at a table: the simulated table seen through
     the optical model, the tray's firmware on a pseudo-terminal, the Pi's serial reader, and a
-    simulated maker who does what each step asks (``ready``). ``close()`` takes it all down."""
+    simulated maker who does what each step asks (``act``). ``close()`` takes it all down."""
 
     tray: Tray
     act: SimMaker

@@ -192,8 +192,9 @@ class ThrowResult(art.Drawn):
         if self.shown is None and self.width >= 4 and self.height >= 4:
             self._box.render(self._draw_box, self.x, self.y, self.width, self.height, key=theme.scale())
             drawings = self.__dict__.get("_drawings", {})
+            running = bool(self._results_ahead)  # a chain of ``_draw_ahead`` is under way: it takes the new list
             self._results_ahead = [r for r in die_results() if self._key(r) not in drawings]
-            if self._results_ahead:
+            if self._results_ahead and not running:
                 Clock.schedule_once(self._draw_ahead, art.NEXT_FRAME)
 
     _results_ahead: list[dict[str, Any]] = []
@@ -201,7 +202,7 @@ class ThrowResult(art.Drawn):
 
     def _draw_ahead(self, _dt: float) -> None:
         """Make one result's drawing, kept for its landing, once the words ahead are rendered
-        (one piece of work a frame, and never the frame a landing shows)."""
+        (one piece of work a frame)."""
         if art.rendering_ahead():
             Clock.schedule_once(self._draw_ahead, art.NEXT_FRAME)
             return
