@@ -140,11 +140,6 @@ def render_ahead(texts: list[tuple[str, float, bool]]) -> None:
     _AHEAD[:0] = reversed(fresh)
 
 
-def rendering_ahead() -> bool:
-    """Whether texts are still waiting to be rendered ahead."""
-    return bool(_AHEAD)
-
-
 NEXT_FRAME = 1e-3
 """A timeout that waits for the next frame. Kivy runs a callback scheduled with 0 from inside
 another (a hardware event is handled in one) in the same frame, up to 10 deep; a positive

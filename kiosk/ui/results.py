@@ -10,10 +10,7 @@ Drawing it must not slow the landing it reports (benchmarks/kiosk_latency.py): t
 widget is made once per play screen and its words are rendered once per
 (zone, face, meaning), then reused. The words every result can show are rendered
 ahead, one per frame, when the throw prompt opens (``render_ahead``), so even the
-first landing of the evening renders no text on the frame that shows it; then,
-one per frame too, the drawing of every result a single die can show (30: three
-zones, ten faces, the meaning the chart gives), so a landing's frame only adds a
-drawing made before.
+first landing of the evening renders no text on the frame that shows it.
 """
 
 from __future__ import annotations
@@ -30,21 +27,6 @@ RESULT_S = {"value": 2.5}
 """How long a throw's result stays up (wall-clock seconds)."""
 
 MEANING_COLOUR = {"Merit": theme.GOOD, "Boon": theme.ACCENT, "Curse": theme.BAD, "Pass": theme.INK}
-
-
-def die_results() -> list[dict[str, Any]]:
-    """Every result one die can show: each zone and face with the meaning Hell for Leather's
-    chart gives it. (A die caught between two faces can show another pair; it is drawn when
-    it lands, as any result not made ahead.)"""
-    from kiosk.rules.hell_for_leather.charts import FACES, RESULT_NAMES, ZONES, landing_result
-
-    return [{"zone": zone, "face": face, "meaning": RESULT_NAMES[landing_result(zone, face)], "who": None}
-            for zone in ZONES for face in FACES]
-
-
-def _words(shown: dict[str, Any]) -> tuple[str, str]:
-    """A result's two lines: "Inside, 7" and its meaning."""
-    return f"{str(shown['zone']).capitalize()}, {shown['face']}", shown["meaning"]
 
 
 def landing_of(events: list) -> dict[str, Any] | None:
@@ -80,7 +62,8 @@ class ThrowResult(art.Drawn):
 
     def show(self, landing: dict[str, Any]) -> None:
         self.shown = landing
-        self.where_text, self.meaning_text = _words(landing)
+        self.where_text = f"{str(landing['zone']).capitalize()}, {landing['face']}"
+        self.meaning_text = landing["meaning"]
         if not self._show_kept():
             self._redraw()
         self.opacity = 1
@@ -97,7 +80,7 @@ class ThrowResult(art.Drawn):
         self._redraw()  # drawn at opacity 0 a box is still rasterised on every frame (0.5 ms of each flip)
 
     def _key(self, shown: dict[str, Any]) -> tuple:
-        return (*_words(shown), shown["face"], shown["zone"], *self.pos, *self.size)
+        return (self.where_text, self.meaning_text, shown["face"], shown["zone"], *self.pos, *self.size)
 
     def _show_kept(self) -> bool:
         """Put up the drawing kept for what is shown now (``draw``) straight away, without
@@ -116,21 +99,17 @@ class ThrowResult(art.Drawn):
         shown = self.shown
         if shown is None:
             return
-        drawing = self.__dict__.get("_drawings", {}).get(self._key(shown))
-        if drawing is None:
-            drawing = self._make(shown)  # made inside the canvas's ``with``: Kivy adds it there
-        else:
-            self.canvas.add(drawing)
-
-    def _make(self, shown: dict[str, Any]) -> CanvasBase:
-        """Make and keep the drawing of ``shown`` (at most 64 kept: a long evening's results)."""
+        key = self._key(shown)
         drawings: dict[tuple, CanvasBase] = self.__dict__.setdefault("_drawings", {})
+        drawing = drawings.get(key)
+        if drawing is not None:
+            self.canvas.add(drawing)
+            return
         if len(drawings) > 64:
             drawings.clear()
-        drawing = self._building = drawings[self._key(shown)] = CanvasBase()
+        drawing = self._building = drawings[key] = CanvasBase()  # made inside the canvas's ``with``: Kivy adds it there
         with drawing:
             self._draw_result(shown)
-        return drawing
 
     def _draw_result(self, shown: dict[str, Any]) -> None:
         pad = theme.px(10)
@@ -145,11 +124,10 @@ class ThrowResult(art.Drawn):
         art.draw_d10(self.x + pad + s * 0.45, self.top - pad, s * 0.8, s, 0, shown["face"], shown["zone"], "")
         cx = self.x + pad + s + (self.width - s - 2 * pad) / 2
         room = self.width - s - 3 * pad
-        where, meaning = _words(shown)
-        art.draw_text(where, cx, self.y + self.height * 0.7, theme.font(self.WHERE_PX), theme.INK,
+        art.draw_text(self.where_text, cx, self.y + self.height * 0.7, theme.font(self.WHERE_PX), theme.INK,
                       bold=True, room=room)
-        art.draw_text(meaning, cx, self.y + self.height * 0.3, theme.font(self.MEANING_PX),
-                      MEANING_COLOUR.get(meaning, theme.INK), bold=True, room=room)
+        art.draw_text(self.meaning_text, cx, self.y + self.height * 0.3, theme.font(self.MEANING_PX),
+                      MEANING_COLOUR.get(self.meaning_text, theme.INK), bold=True, room=room)
 
     def _box_lost(self) -> None:
         """The GL context was lost, and the box's picture with it: every drawing is made again."""
@@ -191,29 +169,6 @@ class ThrowResult(art.Drawn):
     def _box_ahead(self, _dt: float) -> None:
         if self.shown is None and self.width >= 4 and self.height >= 4:
             self._box.render(self._draw_box, self.x, self.y, self.width, self.height, key=theme.scale())
-            drawings = self.__dict__.get("_drawings", {})
-            running = bool(self._results_ahead)  # a chain of ``_draw_ahead`` is under way: it takes the new list
-            self._results_ahead = [r for r in die_results() if self._key(r) not in drawings]
-            if self._results_ahead and not running:
-                Clock.schedule_once(self._draw_ahead, art.NEXT_FRAME)
-
-    _results_ahead: list[dict[str, Any]] = []
-    """Results whose drawings are still to be made ahead (``_draw_ahead``), the next one last."""
-
-    def _draw_ahead(self, _dt: float) -> None:
-        """Make one result's drawing, kept for its landing, once the words ahead are rendered
-        (one piece of work a frame)."""
-        if art.rendering_ahead():
-            Clock.schedule_once(self._draw_ahead, art.NEXT_FRAME)
-            return
-        pending, drawings = self._results_ahead, self.__dict__.get("_drawings", {})
-        while pending:
-            shown = pending.pop()
-            if self._key(shown) not in drawings:
-                self._make(shown)
-                break
-        if pending:
-            Clock.schedule_once(self._draw_ahead, art.NEXT_FRAME)
 
     def on_touch_down(self, touch) -> bool:
         return False  # the news never stands between the table and the next throw

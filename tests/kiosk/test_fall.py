@@ -253,53 +253,6 @@ def test_a_strip_that_cannot_be_drawn_stops_nothing(app, monkeypatch, caplog):
     assert "could not be drawn" in caplog.text
 
 
-def test_every_result_a_die_can_show_is_drawn_before_it_lands_and_looks_the_same(app, monkeypatch):
-    """While the throw prompt is open, the frames before the landing make the drawing of each of
-    the 30 results one die can show (three zones, ten faces, the chart's meaning), one a frame;
-    the landing's frame then only puts one up (issue 30's latency: about a third of a game's
-    landings drew theirs on that frame, 0.45 ms against 0.10). Put up, it is the picture a
-    result drawn on its landing gives."""
-    import time
-
-    from hardware.events import ThrowSettled, Zone
-
-    from kiosk.ui import art, results
-
-    _to_a_throw(app)
-    shown = app.play._throw_result()
-    shown.__dict__.setdefault("_drawings", {}).clear()
-    made: list[str] = []
-    make = results.ThrowResult._make
-    monkeypatch.setattr(results.ThrowResult, "_make", lambda self, r: made.append(r["zone"] + str(r["face"])) or make(self, r))
-    app.play._signature = None
-    app.play.refresh()  # the throw prompt opens
-    most, again = 0, None
-    for _ in range(len(results.ThrowResult.texts()) + 60):  # frames as far apart as a table's
-        time.sleep(art.NEXT_FRAME * 2)
-        before = len(made)
-        drive.pump(1)
-        most = max(most, len(made) - before)
-        if made and again is None:  # the prompt drawn again while the drawings are being made
-            again = len(made)
-            app.play._signature = None
-            app.play.refresh()
-    assert again is not None and again < 30
-    assert most == 1  # one drawing a frame, none while words were still being rendered
-    kept = {key[:4] for key in shown.__dict__["_drawings"]}
-    assert len(results.die_results()) == 30
-    assert {(*results._words(r), r["face"], r["zone"]) for r in results.die_results()} <= kept
-    made.clear()
-    app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.INSIDE, face=7))
-    drive.pump(1)
-    assert shown.opacity == 1 and shown.where_text == "Inside, 7" and made == []  # nothing drawn on the landing frame
-    ahead = shown.export_as_image().texture.pixels
-    shown.__dict__["_drawings"].clear()
-    shown._redraw()  # the same result drawn on the spot, as before
-    assert made == ["inside7"]
-    assert shown.export_as_image().texture.pixels == ahead
-    shown.hide()
-
-
 def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_landing(app, monkeypatch):
     """The first landing of the evening renders no text on the frame that shows it (issue 30's
     latency): the words every result can show are rendered while the throw prompt is open,
@@ -325,8 +278,7 @@ def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_land
             drive.pump(1)
 
     frames(ahead)  # a pass under way from earlier tests ends first
-    art._TEXTURES.clear()  # as when the kiosk starts: nothing rendered yet, no result drawn
-    app.play._throw_result().__dict__.get("_drawings", {}).clear()
+    art._TEXTURES.clear()  # as when the kiosk starts: nothing rendered yet
     app.play._signature = None
     app.play.refresh()  # the throw prompt opens
     frames(1)
