@@ -525,16 +525,10 @@ class SimMaker:
         all that came before the action. On a busy machine the reader lags the virtual tray, and
         those readings, still in the pipe, filled a topple's whole window, which then closed
         before the tray's fall line was read ("the tray counted the fall as nothing")."""
-        if self.heard is None or self.sent is None:
+        if self.sent is None:
             return
-        deadline = time.monotonic() + self.timeout_s
         with self.lock:  # the tray samples under this lock: it sends nothing meanwhile
-            sent = self.sent()
-            while sent is not None and time.monotonic() < deadline:
-                heard = self.heard()
-                if heard is not None and heard >= sent:
-                    return
-                time.sleep(0.01)
+            self._heard_up_to(self.sent(), time.monotonic() + self.timeout_s)
 
     def _caught_up(self, deadline: float) -> None:
         """Wait until the Pi has read every line the tray sent before the stack was still, as a
@@ -542,13 +536,18 @@ class SimMaker:
         serial reader can lag the virtual tray by many readings, and those, taken while the
         dice were still going on, would be recorded as the still stack's (a step judged 40 mm
         short)."""
-        if self.heard is None:
-            return
         with self.lock:
             now_ms = int(round(self.sim.t * 1000))
+        self._heard_up_to(now_ms, deadline)
+
+    def _heard_up_to(self, ms: int | None, deadline: float) -> None:
+        """Wait, until ``deadline``, for the Pi's reader to take a line stamped ``ms`` or later
+        on the tray's clock (no wait if either clock is unknown)."""
+        if self.heard is None or ms is None:
+            return
         while time.monotonic() < deadline:
             heard = self.heard()
-            if heard is not None and heard >= now_ms:
+            if heard is not None and heard >= ms:
                 return
             time.sleep(0.01)
 

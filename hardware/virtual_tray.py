@@ -231,14 +231,16 @@ class VirtualTray(Hooks):
                 return False
             raise
         self.lines_written += 1
-        stamp = _STAMP.search(line) if written == len(line) else None
+        if written != len(line):
+            return False
+        stamp = _STAMP.search(line)
         if stamp is not None:
             self.sent_ms = int(stamp.group(1))
-        if written == len(line) and b'"type":"' in line:
+        if b'"type":"' in line:
             kind = line.split(b'"type":"', 1)[1].split(b'"', 1)[0].decode()
             if kind in ("collapse", "added", "removed", "height"):
                 self.written.append((protocol.decode_message(line[:-1])[0], time.monotonic()))
-        return written == len(line)
+        return True
 
     # -- the loop ---------------------------------------------------------------
     def step(self) -> None:
