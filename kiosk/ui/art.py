@@ -679,9 +679,20 @@ D10_FACES = range(0, 11)
 """The faces a landing may report: a d10 shows 0 to 9 (the rules); a tray may say 10."""
 
 
+def _zone_look(zone: str) -> tuple:
+    """A zone's (fill, ink on the fill, word): an unknown zone is grey under its own name."""
+    return ZONES.get(str(zone), ((0.4, 0.4, 0.4, 1), (1, 1, 1, 1), str(zone).capitalize()))
+
+
 def draw_d10(cx: float, top: float, s: float, room: float, label: float, face, zone: str, result: str) -> None:
     """One landed d10 as a kite of side ``s`` under ``top``, its zone and result in words below it."""
-    fill, ink, word = ZONES.get(str(zone), ((0.4, 0.4, 0.4, 1), (1, 1, 1, 1), str(zone).capitalize()))
+    draw_d10_kite(cx, top, s, zone)
+    draw_d10_words(cx, top, s, room, label, face, zone, result)
+
+
+def draw_d10_kite(cx: float, top: float, s: float, zone: str) -> None:
+    """The d10's shape alone (``draw_d10``): its kite in the zone's colour, outlined."""
+    fill = _zone_look(zone)[0]
     bottom = top - s
     mid = bottom + s * 0.42
     half = s * 0.42
@@ -691,8 +702,14 @@ def draw_d10(cx: float, top: float, s: float, room: float, label: float, face, z
     Color(0.1, 0.1, 0.1, 1)
     Line(points=pts, close=True, width=1)  # one-pixel lines: a wider one is many triangles to fill
     Line(points=[cx - half, mid, cx, mid - s * 0.12, cx + half, mid], width=1)
+
+
+def draw_d10_words(cx: float, top: float, s: float, room: float, label: float, face, zone: str, result: str) -> None:
+    """The d10's words alone (``draw_d10``): its face on the kite, its zone and result under it."""
+    _, ink, word = _zone_look(zone)
+    bottom = top - s
     if face is not None:
-        draw_text(str(face), cx, mid + s * 0.08, s * 0.36, ink, bold=True)
+        draw_text(str(face), cx, bottom + s * 0.5, s * 0.36, ink, bold=True)
     draw_text(word, cx, bottom - label * 0.6, label, theme.INK, bold=True, room=room)
     if result:
         draw_text(result, cx, bottom - label * 1.75, label, theme.DIM, room=room)
@@ -722,13 +739,19 @@ class LandedDice(Drawn):
     """A conflict's landed d10s side by side, all in one drawing: a landing redraws this
     one widget and lays nothing out again (a die landing must show as fast as before).
     A die that lands beside the others at the same size is drawn on its own, and the
-    caption above them is its own group: the dice already down are not drawn again."""
+    caption above them is its own group: the dice already down are not drawn again.
+
+    Every die's kite is drawn before any die's words (two groups, ``_kites`` then ``_words``).
+    Each word is a texture of its own and the kites have none; drawn die by die, the software
+    renderer switched textures three or four times a die on every frame, and each switch cost
+    more than the shape it drew (docs/kiosk.md, "Event to screen, thirteenth pass")."""
 
     def __init__(self, **kw) -> None:
         self.dice: list[tuple] = []
         self.caption = ""
         self._head = Canvas()
-        self._row = Canvas()
+        self._kites = Canvas()
+        self._words = Canvas()
         self._geometry: tuple | None = None
         self._ahead: tuple = ([], [], {}, [])  # what ``render_ahead`` was last asked for
         self._ahead_due = False
@@ -749,7 +772,7 @@ class LandedDice(Drawn):
             self._head.clear()
             self._draw_caption(self._head)
         for i in range(len(old), len(new)):
-            self._draw_die(self._row, i)
+            self._draw_die(i)
 
     def _recaption(self) -> bool:
         """Put the new caption in the caption's rectangle as it is (a landing changes only its
@@ -802,20 +825,23 @@ class LandedDice(Drawn):
             Color(*theme.INK)
             Rectangle(texture=tex, size=size, pos=pos)
 
-    def _draw_die(self, group, i: int) -> None:
+    def _draw_die(self, i: int) -> None:
         head, slot, label, s, _ = self._geometry or self._measure()
         face, zone, result = self.dice[i]
-        with group:
-            draw_d10(self.x + slot * (i + 0.5), self.top - head - theme.px(4), s, slot - theme.px(2), label, face,
-                     zone, result)
+        cx, top = self.x + slot * (i + 0.5), self.top - head - theme.px(4)
+        with self._kites:
+            draw_d10_kite(cx, top, s, zone)
+        with self._words:
+            draw_d10_words(cx, top, s, slot - theme.px(2), label, face, zone, result)
 
     def draw(self) -> None:
         self._head = Canvas()  # made inside the widget's canvas (``_redraw``), so they join it
-        self._row = Canvas()
+        self._kites = Canvas()
+        self._words = Canvas()
         self._geometry = self._measure()
         self._draw_caption(self._head)
         for i in range(len(self.dice)):
-            self._draw_die(self._row, i)
+            self._draw_die(i)
 
 
 def _verts(points: list[float]) -> list[float]:

@@ -398,13 +398,14 @@ def test_a_die_landing_draws_only_the_new_die_and_looks_the_same_as_a_fresh_draw
             {"face": 0, "zone": "touching", "result": ""}]
     landed = art.LandedDice(size=(300, 120), pos=(10, 10))
     landed.show([], "No dice down, 3 to come")  # a conflict's row, before its first die
-    row = landed._row
+    row = (landed._kites, landed._words)
     landed.show(dice[:1], "1 die down")
-    assert landed._row is row, "the conflict's first die drew the whole row again"
-    first = _every_instruction(landed._row)
+    assert (landed._kites, landed._words) == row, "the conflict's first die drew the whole row again"
+    first = [_every_instruction(group) for group in row]
     for n in (2, 3):
         landed.show(dice[:n], f"{n} dice down")
-    assert _every_instruction(landed._row)[:len(first)] == first, "the dice already down were drawn again"
+    assert [_every_instruction(group)[:len(before)] for group, before in zip(row, first)] == first, \
+        "the dice already down were drawn again"
     fresh = art.LandedDice(size=(300, 120), pos=(10, 10))
     fresh.show(dice, "3 dice down")
 
@@ -413,6 +414,30 @@ def test_a_die_landing_draws_only_the_new_die_and_looks_the_same_as_a_fresh_draw
                  tuple(getattr(i, "rgba", ())), getattr(i, "texture", None)) for i in _every_instruction(w.canvas)]
 
     assert looks(landed) == looks(fresh)  # the caption too: "3 dice down", where it was "1 die down"
+
+
+def test_the_dice_rows_words_come_after_every_kite_whichever_way_it_was_drawn(app):
+    """Each word on a die is a texture of its own and a kite has none: drawn die by die, the
+    software renderer switched textures three or four times a die on every frame. Every kite
+    is drawn first, then every word, whether the row was drawn whole or die by die."""
+    from kivy.graphics import Line, Mesh, Rectangle
+
+    dice = [{"face": f, "zone": z, "result": r} for f, z, r in
+            ((3, "inside", "Merit"), (7, "outside", "Risk"), (0, "touching", ""), (9, "inside", "Boon"))]
+    by_landing = art.LandedDice(size=(300, 120), pos=(10, 10))
+    by_landing.show([], "No dice down")
+    for n in range(1, 5):
+        by_landing.show(dice[:n], f"{n} dice down")
+    whole = art.LandedDice(size=(300, 120), pos=(10, 10))
+    whole.show(dice, "4 dice down")
+    for landed in (by_landing, whole):
+        drawn = _every_instruction(landed.canvas)
+        caption = {id(i) for i in _every_instruction(landed._head)}  # the words above the row, drawn first
+        shapes = [k for k, i in enumerate(drawn) if isinstance(i, (Mesh, Line))]
+        words = [k for k, i in enumerate(drawn) if isinstance(i, Rectangle) and i.texture is not None
+                 and id(i) not in caption]
+        assert len(shapes) == 4 * 3 and len(words) == 4 * 2 + 3  # a kite, its outline and crease; face, zone, result
+        assert max(shapes) < min(words), "a die's words were drawn between the kites"
 
 
 @pytest.mark.parametrize("box", [((10, 10), (380, 120)), ((13.4, 7.6), (301.3, 97.7))])
