@@ -400,7 +400,7 @@ def test_a_die_landing_draws_only_the_new_die_and_looks_the_same_as_a_fresh_draw
     landed.show([], "No dice down, 3 to come")  # a conflict's row, before its first die
     row = (landed._kites, landed._words)
     landed.show(dice[:1], "1 die down")
-    assert (landed._kites, landed._words) == row, "the conflict's first die drew the whole row again"
+    assert landed._kites is row[0] and landed._words is row[1], "the conflict's first die drew the whole row again"
     first = [_every_instruction(group) for group in row]
     for n in (2, 3):
         landed.show(dice[:n], f"{n} dice down")
