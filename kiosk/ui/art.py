@@ -17,6 +17,7 @@ text inside a label).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
@@ -102,24 +103,141 @@ def has_glyph(char: str, font_name: str) -> bool:
 
 
 _TEXTURES: dict[tuple, Any] = {}
+"""Every text drawn so far, by (text, size, bold, font): its place on a ``WordSheet``, or a
+texture of its own for a text too big for one."""
+
+
+class _Caught:
+    """Stands in for a label's texture to take the pixels the label would copy into it."""
+
+    data: Any = None
+
+    def blit_data(self, data: Any) -> None:
+        self.data = data
+
+
+def _text_pixels(text: str, size: float, bold: bool, font_name: str | None):
+    """The pixels of one text (Kivy ``ImageData``, rows from the top), or None for an empty one."""
+    # A float, as labels give theirs (``theme.font``): Kivy keeps one open font per size
+    # as written, so 16 and 16.0 were the same font opened twice (issue 33, sixth pass).
+    options: dict[str, Any] = {"text": text, "font_size": float(int(size)), "bold": bold}
+    if font_name:
+        options["font_name"] = font_name
+    label = CoreLabel(**options)
+    # What ``label.refresh()`` does, but keeping the pixels: it makes a texture that renders
+    # the text on its first use, in whichever frame first draws it (so a text "rendered
+    # ahead" was rendered in the frame that showed it after all).
+    label.resolve_font_name()
+    width, height = label.render()
+    if width <= 1 or height <= 1:
+        return None
+    label._size = (width, height)
+    label.texture = caught = _Caught()
+    label.render(real=True)
+    return caught.data
+
+
+class WordSheet:
+    """One texture holding many drawn texts, each shown through a region of it.
+
+    The kiosk's software renderer pays for every change of texture within a frame: a dice
+    row with a texture per word changed texture at every word (docs/kiosk.md, "Event to
+    screen, fourteenth pass"). Texts are packed in rows, left to right, ``GAP`` transparent
+    pixels apart so a word drawn shrunk takes nothing from its neighbours. A full sheet is
+    never written over, since canvases may still show its words: the next text starts a new
+    sheet, and at ``SHEETS_KEPT`` the kept texts are forgotten (a sheet goes once nothing
+    shows it). Should the GL context be lost, the sheet renders its texts again where they were."""
+
+    SIDE = 1024
+    HIGH = 512
+    """A sheet's width and height: 2 MB, some 150 words of the dice row and the results."""
+    GAP = 2
+    TALLEST = 160
+    """A text taller than this, or wider than the sheet, keeps a texture of its own (the fall's
+    big count): a row is as tall as its tallest text, and a sheet of a few tall rows is soon full."""
+
+    def __init__(self) -> None:
+        self.texture = Texture.create(size=(self.SIDE, self.HIGH), colorfmt="rgba")
+        self.placed: list[tuple[tuple, int, int]] = []  # (text, size, bold, font), x, y
+        # A function, not a method: Kivy holds a method's object only weakly, and the texture
+        # outlives the sheet while canvases still show its words.
+        self.texture.add_reload_observer(functools.partial(_draw_texts_again, self.placed))
+        self.x = self.y = self.row = 0
+        _blank(self.texture)
+
+    @classmethod
+    def fits(cls, width: int, height: int) -> bool:
+        return width <= cls.SIDE - cls.GAP and height <= cls.TALLEST
+
+    def add(self, key: tuple, data: Any):
+        """``data``'s pixels on the sheet, as a region to draw with; None if the sheet is full."""
+        w, h, gap = data.width, data.height, self.GAP
+        if self.x + w + gap > self.SIDE:  # a new row
+            self.x, self.y, self.row = 0, self.y + self.row, 0
+        if self.y + h + gap > self.HIGH:
+            return None
+        x, y = self.x + gap, self.y + gap
+        self.texture.blit_buffer(data.data, size=(w, h), colorfmt=data.fmt, pos=(x, y), bufferfmt="ubyte")
+        self.x, self.row = x + w, max(self.row, h + gap)
+        self.placed.append((key, x, y))
+        region = self.texture.get_region(x, y, w, h)
+        region.flip_vertical()  # the rows come top first
+        return region
+
+
+def _blank(texture: Texture) -> None:
+    texture.blit_buffer(bytes(texture.width * texture.height * 4), colorfmt="rgba", bufferfmt="ubyte")
+
+
+def _draw_texts_again(placed: list[tuple[tuple, int, int]], texture: Texture) -> None:
+    """A sheet's texture after the GL context was lost: its texts rendered again where they were."""
+    _blank(texture)
+    for key, x, y in placed:
+        data = _text_pixels(*key)
+        if data is not None:
+            texture.blit_buffer(data.data, size=(data.width, data.height), colorfmt=data.fmt, pos=(x, y),
+                                bufferfmt="ubyte")
+
+
+_SHEETS: list[WordSheet] = []
+"""The sheets ``_TEXTURES`` draws from, the one new texts go on last (made on first use: a
+sheet needs the window's GL context)."""
+SHEETS_KEPT = 2
+"""How many sheets the kept texts may span; at a third, they are forgotten (as at 400 texts)."""
 
 
 def _texture(text: str, size: float, bold: bool = False, font_name: str | None = None):
-    """A white text texture (tinted by the Color before it), rendered once per text and size."""
+    """A white text texture (tinted by the Color before it), rendered once per text and size,
+    on the shared ``WordSheet`` where it fits."""
     key = (text, int(size), bold, font_name)
     texture = _TEXTURES.get(key)
-    if texture is None:
-        if len(_TEXTURES) > 400:
-            _TEXTURES.clear()
-        # A float, as labels give theirs (``theme.font``): Kivy keeps one open font per size
-        # as written, so 16 and 16.0 were the same font opened twice (issue 33, sixth pass).
-        options: dict[str, Any] = {"text": text, "font_size": float(int(size)), "bold": bold}
-        if font_name:
-            options["font_name"] = font_name
-        label = CoreLabel(**options)
-        label.refresh()
-        texture = _TEXTURES[key] = label.texture
+    if texture is not None:
+        return texture
+    if len(_TEXTURES) > 400:
+        _forget_texts()
+    data = _text_pixels(*key)
+    if data is None:
+        texture = CoreLabel(text="").texture_1px  # nothing to draw, as Kivy's label gives it
+    elif not WordSheet.fits(data.width, data.height):
+        texture = Texture.create(size=(data.width, data.height), colorfmt=data.fmt)
+        texture.flip_vertical()
+        texture.blit_data(data)
+        texture.add_reload_observer(lambda lost: lost.blit_data(_text_pixels(*key)))  # the GL context was lost
+    else:
+        texture = _SHEETS[-1].add(key, data) if _SHEETS else None
+        if texture is None:  # no sheet yet, or it is full: the next one
+            if len(_SHEETS) >= SHEETS_KEPT:
+                _forget_texts()
+            _SHEETS.append(WordSheet())
+            texture = _SHEETS[-1].add(key, data)
+    _TEXTURES[key] = texture
     return texture
+
+
+def _forget_texts() -> None:
+    """Forget every kept text: each sheet and texture goes once no canvas shows it."""
+    _TEXTURES.clear()
+    _SHEETS.clear()
 
 
 _AHEAD: list[tuple[str, float, bool]] = []

@@ -440,6 +440,88 @@ def test_the_dice_rows_words_come_after_every_kite_whichever_way_it_was_drawn(ap
         assert max(shapes) < min(words), "a die's words were drawn between the kites"
 
 
+def _drawn_alone(texture, shrink: float = 1.0) -> bytes:
+    """The pixels of ``texture`` drawn white at (10, 10) on black, ``shrink`` times its size."""
+    from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle
+
+    fbo = Fbo(size=(320, 90))
+    with fbo:
+        ClearColor(0, 0, 0, 1)
+        ClearBuffers()
+        Color(1, 1, 1, 1)
+        Rectangle(texture=texture, pos=(10, 10), size=(texture.width * shrink, texture.height * shrink))
+    fbo.draw()
+    return bytes(fbo.pixels)
+
+
+def test_a_word_from_the_shared_sheet_is_drawn_as_kivys_own_label_draws_it(app):
+    """The art's words come from one shared texture (``art.WordSheet``), their pixels taken
+    from Kivy's label before it copies them into a texture of its own: a Kivy upgrade that
+    changes how a label renders would show here. Upside down, a row off, or a neighbour's
+    pixels at the edge would each fail."""
+    from kivy.core.text import Label as CoreLabel
+
+    for text, size, bold in (("Inside, 7", 20, True), ("Curse on Marlowe", 33, False), ("g|jpqy ÅÉ", 24, True)):
+        label = CoreLabel(text=text, font_size=float(size), bold=bold)
+        label.refresh()
+        shared = art._texture(text, size, bold)
+        assert shared.size == label.texture.size and shared.id == art._SHEETS[-1].texture.id
+        assert _drawn_alone(shared) == _drawn_alone(label.texture)
+        assert any(_drawn_alone(shared)[0::4])  # something was drawn
+
+
+def test_a_dice_rows_words_share_one_texture(app):
+    """Four dice down: their faces, zones and results and the caption are all drawn from one
+    texture, so the software renderer binds it once for the row (the kites, untextured, come
+    first: see the test above)."""
+    from kivy.graphics import Rectangle
+
+    art._forget_texts()  # as a kiosk starts
+    dice = [{"face": f, "zone": z, "result": r} for f, z, r in
+            ((3, "inside", "Merit"), (7, "outside", "Risk"), (0, "touching", ""), (9, "inside", "Boon"))]
+    row = art.LandedDice(size=(300, 120), pos=(10, 10))
+    row.show(dice, "4 dice down")
+    words = {i.texture.id for i in _every_instruction(row.canvas) if isinstance(i, Rectangle) and i.texture is not None}
+    assert len(words) == 1
+
+
+def test_a_full_sheet_is_never_written_over_and_the_texts_kept_stay_bounded(app):
+    """Words go on a sheet until it is full, then on the next; a word already on screen keeps
+    its pixels (a canvas may show it for hours). At a third sheet, or past 400 texts, the kept
+    texts are forgotten and drawn again when next asked for, so a long day holds at most two."""
+    art._forget_texts()
+    first = art._texture("Outside, 9", 24, True)
+    before = _drawn_alone(first)
+    sheets: list = []
+    for i in range(1500):  # a long day of new words
+        art._texture(f"Word number {i}", 30, True)
+        if art._SHEETS[-1] not in sheets:
+            sheets.append(art._SHEETS[-1])
+        assert len(art._SHEETS) <= art.SHEETS_KEPT and len(art._TEXTURES) <= 401
+    assert len(sheets) >= 3  # the day went through several sheets
+    assert _drawn_alone(first) == before  # the first word's pixels, long after its sheet filled
+    again = art._texture("Outside, 9", 24, True)
+    assert again is not first and _drawn_alone(again) == before  # drawn again from the new sheet
+
+
+def test_words_on_screen_come_back_when_the_gl_context_is_lost(app):
+    """Should the GL context be lost, every texture is made again, empty: a sheet renders its
+    words again where they were, even once the kiosk has moved on to a newer sheet, and a
+    word too big for a sheet renders itself again."""
+    import gc
+
+    from kivy.graphics.context import get_context
+
+    art._forget_texts()
+    small, big = art._texture("Touching, 4", 24, True), art._texture("8", 200, True)
+    before = _drawn_alone(small), _drawn_alone(big)
+    art._forget_texts()  # only the regions still hold the sheet's texture, as a canvas would
+    gc.collect()
+    get_context().reload()
+    drive.pump(2)
+    assert (_drawn_alone(small), _drawn_alone(big)) == before
+
+
 @pytest.mark.parametrize("box", [((10, 10), (380, 120)), ((13.4, 7.6), (301.3, 97.7))])
 def test_the_papers_shadow_looks_as_it_did_when_drawn_whole(app, monkeypatch, box):
     """The Even/Odd papers' shadow fills only the strips the paper leaves uncovered; the

@@ -253,6 +253,39 @@ def test_a_strip_that_cannot_be_drawn_stops_nothing(app, monkeypatch, caplog):
     assert "could not be drawn" in caplog.text
 
 
+def test_a_landing_renders_none_of_its_words_on_the_frame_that_shows_it(app, monkeypatch):
+    """"Ready" means rendered, not only measured: a Kivy label fills its texture with the text's
+    pixels on the frame that first draws it, so words measured ahead were still rendered on the
+    landing's own frame. Here the frame that shows a landing (drawn, as the kiosk's are) renders
+    none of the result's words."""
+    import time
+
+    from hardware.events import ThrowSettled, Zone
+    from kivy.core.text import Label as CoreLabel
+
+    from kiosk.ui import art, results
+
+    _to_a_throw(app)
+    words = {text for text, _ in results.ThrowResult.texts()}
+    for _ in range(len(words) + 30):  # a pass under way from earlier tests ends first
+        time.sleep(art.NEXT_FRAME * 2)
+        drive.pump(1, draw=True)
+    art._TEXTURES.clear()  # as when the kiosk starts: nothing rendered yet, no result drawn
+    app.play.throw_result.__dict__.get("_drawings", {}).clear()
+    app.play._signature = None
+    app.play.refresh()  # the throw prompt opens
+    for _ in range(len(words) + 30):  # its words are rendered ahead, one a frame
+        time.sleep(art.NEXT_FRAME * 2)
+        drive.pump(1, draw=True)
+    rendered: list[str] = []
+    real = CoreLabel._render_begin
+    monkeypatch.setattr(CoreLabel, "_render_begin", lambda label: rendered.append(label.text) or real(label))
+    app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.OUTSIDE, face=7))
+    drive.pump(1, draw=True)
+    assert app.play.throw_result.where_text == "Outside, 7"
+    assert words & set(rendered) == set()
+
+
 def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_landing(app, monkeypatch):
     """The first landing of the evening renders no text on the frame that shows it (issue 30's
     latency): the words every result can show are rendered while the throw prompt is open,
