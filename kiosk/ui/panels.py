@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup as esc
 
@@ -314,6 +315,11 @@ class HellForLeatherPanel(GenericPanel):
         for w in (self.heat, self.fall_note, self.top_lines, self.landed, self.lines):
             self.add_widget(w)
         self._seen_log = 0
+        # The row is the record, as the strip under the play area is: the frame a die lands in
+        # shows the news (the throw result, large), and the row draws its new die in the next.
+        # The die was 0.4-0.5 ms of the landing's frame (docs/kiosk.md, "fourteenth pass").
+        self._row: tuple[list, str, dict | None] = ([], "", None)
+        self._row_due = Clock.create_trigger(self._catch_up_row, art.NEXT_FRAME)
 
     def update(self, view, runner=None, tray=None) -> None:
         teams = view.get("teams") or []
@@ -352,18 +358,28 @@ class HellForLeatherPanel(GenericPanel):
 
     def _show_landed(self, conflict: dict | None) -> None:
         """This conflict's landed d10s, as dice coloured and named by zone, under how many are
-        down. The row keeps its height for the whole conflict and draws its own words, so a
-        landing lays nothing out and renders no label (a landing shows as fast as before)."""
+        down, drawn in the next frame (see ``__init__``). The row keeps its height for the
+        whole conflict and draws its own words, so a landing lays nothing out and renders no
+        label (a landing shows as fast as before)."""
         dice = (conflict or {}).get("dice") or []
         to_come = (conflict or {}).get("dice_to_come", 0)
         caption = f"{dice_count(len(dice))} down" + (f", {to_come} to come" if to_come else "") if conflict else ""
-        self.landed.show(dice, caption)
+        self._row = (dice, caption, conflict)
+        self._row_due()
         self.landed.height = px(124) if conflict else 0
-        if conflict:  # the next die's words, ready before it lands (a risk die leaves "to come" as it was)
-            down = f"{dice_count(len(dice) + 1)} down"
-            after = {to_come, max(0, to_come - 1)}
-            self.landed.render_ahead([down + (f", {n} to come" if n else "") for n in sorted(after)], art.D10_FACES,
-                                     art.ZONES, MEANING_COLOUR)
+
+    def _catch_up_row(self, _dt: float) -> None:
+        dice, caption, conflict = self._row
+        try:
+            self.landed.show(dice, caption)
+            if conflict:  # the next die's words, ready before it lands (a risk die leaves "to come" as it was)
+                to_come = conflict.get("dice_to_come", 0)
+                down = f"{dice_count(len(dice) + 1)} down"
+                after = {to_come, max(0, to_come - 1)}
+                self.landed.render_ahead([down + (f", {n} to come" if n else "") for n in sorted(after)],
+                                         art.D10_FACES, art.ZONES, MEANING_COLOUR)
+        except Exception:  # noqa: BLE001 - a display bug must never lock a game away (nor stop the clock)
+            log.exception("the row of landed dice could not be drawn")
 
     def _watch_fall(self, runner) -> None:
         """When the last action was a fall of the Heat, the tower tumbles and the fallen count shows."""

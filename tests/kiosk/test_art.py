@@ -222,6 +222,8 @@ def test_landed_d10s_are_drawn_with_their_zone(app):
             {"thrower": "Ann", "zone": "outside", "face": 2, "die": "risk", "result": "Curse"}]
     view = {"phase": "conflict", "teams": [], "conflict": {"drive": "Drive 1", "risks": 1, "dice": dice}}
     panel.update(view)
+    time.sleep(art.NEXT_FRAME * 2)
+    drive.pump(1)  # the row is the record: it draws in the frame after the news
     assert isinstance(panel.landed, art.LandedDice) and panel.landed.height > 0
     assert panel.landed.dice == [(7, "inside", "Merit"), (2, "outside", "Curse")]  # left to right
     assert len(list(_shapes_and_meshes(panel.landed))) >= 2

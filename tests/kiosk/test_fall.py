@@ -286,6 +286,29 @@ def test_a_landing_renders_none_of_its_words_on_the_frame_that_shows_it(app, mon
     assert words & set(rendered) == set()
 
 
+def test_the_frame_a_die_lands_in_shows_its_result_and_the_next_adds_it_to_the_row(app):
+    """The news first, the record a frame later: the landing's own frame puts up the large
+    result; the row of dice down gets the new die, and its new count, in the frame after."""
+    import time
+
+    from hardware.events import ThrowSettled, Zone
+
+    from kiosk.ui import art
+
+    _to_a_throw(app)
+    row = app.play.panel.inner.landed
+    time.sleep(art.NEXT_FRAME * 2)
+    drive.pump(1)
+    before = list(row.dice)
+    app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.INSIDE, face=4))
+    drive.pump(1)
+    assert app.play.throw_result.where_text == "Inside, 4" and app.play.throw_result.opacity == 1
+    time.sleep(art.NEXT_FRAME * 2)
+    drive.pump(1)
+    assert row.dice[:len(before)] == before and row.dice[len(before)][:2] == (4, "inside")
+    assert row.caption.startswith(f"{len(before) + 1} ")
+
+
 def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_landing(app, monkeypatch):
     """The first landing of the evening renders no text on the frame that shows it (issue 30's
     latency): the words every result can show are rendered while the throw prompt is open,
