@@ -53,7 +53,7 @@ def describe(event: HardwareEvent) -> str | None:
         case ButtonStuck(player, button, _, held_s):
             return f"pad {player}  {button.value:<5}  STUCK: held down for {held_s:.0f} s; check the button and its cable"
         case HeatHeight(dice, _):
-            return f"tray   the Heat stands {dice} dice high"
+            return f"tray   the Heat stands {dice} {'die' if dice == 1 else 'dice'} high"
         case DieAdded(dice, _):
             return f"tray   die added, the Heat is {dice}"
         case DieRemoved(dice, _):

@@ -35,7 +35,7 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field as PField, TypeAdapter, model_validator
 
-from .core import Action, Engine, Event, Field, Prompt, RuleError, Setup, possessive
+from .core import Action, Engine, Event, Field, Prompt, RuleError, Setup, plural, possessive
 
 TOTAL_POINTS = 12
 Side = Literal["even", "odd"]
@@ -303,9 +303,9 @@ class EvenOdd(Engine):
 
     def _roll_prompts(self, state: EvenOddState, lead: str, count: int, what: str) -> list[Prompt]:
         if state.setup.dice == "virtual":
-            return [Prompt(lead, "roll", f"{lead}, roll {what} ({count} dice)")]
+            return [Prompt(lead, "roll", f"{lead}, roll {what} ({plural(count, 'die', 'dice')})")]
         return [
-            Prompt(lead, "roll", f"{lead}, roll {what} ({count} real dice) and enter every face",
+            Prompt(lead, "roll", f"{lead}, roll {what} ({plural(count, 'real die', 'real dice')}) and enter every face",
                    [Field("faces", "list", label="Faces", choices=[1, 2, 3, 4, 5, 6], min=count, max=count,
                           rule=f"{RULE_DICE_COUNT}: enter {count} faces from 1 to 6")]),
             Prompt(lead, "count", f"{lead}, roll {what} ({count} real dice) and enter how many show an even face",
@@ -366,7 +366,7 @@ class EvenOdd(Engine):
             raise RuleError(RULE_ONE_WAGER, f"{a.player} has already locked a wager this scene")
         pool = state.pools[a.player]
         if a.points > pool:
-            raise RuleError(RULE_POOL, f"{a.player} has {pool} points in their pool and cannot stake {a.points}")
+            raise RuleError(RULE_POOL, f"{a.player} has {plural(pool, 'point')} in their pool and cannot stake {a.points}")
         if a.points < 0:
             raise RuleError(RULE_POOL, "a wager cannot be negative")
         if a.player == state.lead_name and a.points < 1:
@@ -388,8 +388,9 @@ class EvenOdd(Engine):
         total = sum(w.points for w in state.wagers.values())
         faces = {p: f"{w.points} on {w.side.capitalize()}" if w.points else "nothing"
                  for p, w in state.wagers.items()}
-        return [Event(f"Wagers revealed: {', '.join(parts)}. {total} dice to roll.", "reveal",
-                      data={"faces": faces, "summary": f"{total} dice to roll."})]
+        to_roll = f"{plural(total, 'die', 'dice')} to roll."
+        return [Event(f"Wagers revealed: {', '.join(parts)}. {to_roll}", "reveal",
+                      data={"faces": faces, "summary": to_roll})]
 
     def _read_dice(self, state: EvenOddState, a: Roll | Count, count: int,
                    rng: random.Random) -> tuple[list[int] | None, int]:
@@ -444,14 +445,15 @@ class EvenOdd(Engine):
         state.history.append(record)
         state.wagers = {}
         shown = f" ({' '.join(map(str, faces))})" if faces else ""
-        head = f"{a.player} rolls {count} dice{shown}: {evens} even, {odds} odd."
+        head = f"{a.player} rolls {plural(count, 'die', 'dice')}{shown}: {evens} even, {odds} odd."
         if winner:
             tail = (f" The evidence points to {state.suspect_name(winner)}: {to_paper} to their paper, "
                     f"{to_epilogue} to the Epilogue Pool.")
         elif returned:
             tail = " Inconclusive: the staked dice go back to their owners."
         else:
-            tail = f" Inconclusive: all {count} dice go to the Epilogue Pool."
+            tail = (" Inconclusive: the die goes to the Epilogue Pool." if count == 1
+                    else f" Inconclusive: all {count} dice go to the Epilogue Pool.")
         events = [Event(head + tail, "roll", data=record.model_dump())]
         return events + self._pass_lead(state, "wagers")
 
@@ -498,7 +500,7 @@ class EvenOdd(Engine):
         state.epilogue_faces = faces
         state.epilogue_counts = {"even": evens, "odd": odds}
         shown = f" ({' '.join(map(str, faces))})" if faces else ""
-        event = Event(f"{a.player} rolls the Epilogue Pool, {count} dice{shown}: {evens} to "
+        event = Event(f"{a.player} rolls the Epilogue Pool, {plural(count, 'die', 'dice')}{shown}: {evens} to "
                       f"{state.suspect_name('even')}, {odds} to {state.suspect_name('odd')}.", "epilogue")
         return [event] + self._verdict(state)
 
@@ -543,7 +545,7 @@ class EvenOdd(Engine):
                         f"{' of ' + state.victim if state.victim else ''}.", "accusation")]
         if state.epilogue_pool > 0:
             state.phase = "epilogue"
-            events.append(Event(f"Epilogue: {state.lead_name} will roll the {state.epilogue_pool} dice of the "
+            events.append(Event(f"Epilogue: {state.lead_name} will roll the {plural(state.epilogue_pool, 'die', 'dice')} of the "
                                 "Epilogue Pool.", "epilogue"))
             return events
         return events + self._verdict(state)

@@ -617,7 +617,7 @@ class OperatorScreen(Screen):
         elif self.mode == "calibration" and tray:
             self.info.text = (
                 "[b]Tray calibration[/b]\nEmpty the tray, then stack dice one by one and check the count.\n\n"
-                f"Distance now: {tray.distance_text}\nHeat stack: {tray.heat if tray.heat is not None else '-'} dice\n"
+                f"Distance now: {tray.distance_text}\nHeat stack: {heat_words(tray.heat)}\n"
                 f"Link: {tray.link_text}"
             )
         elif tray:
@@ -627,9 +627,14 @@ class OperatorScreen(Screen):
             self.info.text = (
                 f"[b]Hardware test[/b]\nPress any button on any pad.{problems}\n\n"
                 f"Held now: {pressed}\nLast: {esc(c.last_hardware)}\n\n"
-                f"Distance: {tray.distance_text}\nHeat: {tray.heat if tray.heat is not None else '-'} dice\n"
+                f"Distance: {tray.distance_text}\nHeat: {heat_words(tray.heat)}\n"
                 f"Link: {tray.link_text}"
             )
+
+
+def heat_words(heat: int | None) -> str:
+    """'1 die', '3 dice', or 'not read' when the tray has no reading of the stack."""
+    return "not read" if heat is None else plural(heat, "die", "dice")
 
 
 def stand_text(kiosk, days) -> str:

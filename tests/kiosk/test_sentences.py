@@ -10,7 +10,7 @@ player (see ``SLIPS``): a Python list ("Crime roll: [2, 6]"), an arrow
 ("Heat 2 -> 3"), a snake_case name ("zone Outside, face 0"), "None", "(s)",
 a word said twice ("Ivory Ivory"), a possessive after a final s ("Widows's"),
 a range that is one number ("needs 2 to 2"), a bare count after a colon
-("Scene: 0", "box 500").
+("Scene: 0", "box 500"), a count of one with a plural noun ("1 dice to roll").
 
 CI plays a bounded number of states per game; for a longer run:
 ``TN_SENTENCE_SEEDS=10 TN_SENTENCE_STATES=100000 ./tn test tests/kiosk/test_sentences.py``.
@@ -45,6 +45,7 @@ SLIPS: dict[str, re.Pattern[str]] = {
     "a range of one number": re.compile(r"\b(\d+) to \1\b"),
     "an internal word": re.compile(r"\bbox \d|\bScene: \d|\w - \w|\(\d+, "),
     "an action in code": re.compile(r"^[\w ]+: [a-z][a-z ]* \([a-z_]+ ", re.MULTILINE),
+    "one of a plural": re.compile(r"(?<![\d.,])\b1 (dice|points|players|cards|tokens|scenes|Risks|votes|chips)\b"),
 }
 """What gives away text that was never written for a player, by name."""
 
@@ -57,10 +58,11 @@ def slips(text: str) -> list[str]:
 def test_the_checks_catch_each_slip_the_issue_names():
     for seen in ("Your roll: [2, 6]", "Roger: land (zone Outside, face 0)", "GM: difficulty (token Green)",
                  "box 500", "difficulty - token", "Chosen (0, needs 2 to 2): nothing yet", "Scene: 0",
-                 "Heat 2 -> 3", "Iron Widows's Heat", "Ivory Ivory", "1 point(s)", "winner: None"):
+                 "Heat 2 -> 3", "Iron Widows's Heat", "Ivory Ivory", "1 point(s)", "winner: None", "1 dice to roll."):
         assert slips(seen), seen
     for fine in ("Roger's die landed outside the target.", "Chosen: nothing yet. Pick 2.", "Scene 3, called by Bo",
-                 "The Dockworkers' Union", "Iron Widows' Heat rises from 2 to 3", "Bo wagers 2 on Even."):
+                 "The Dockworkers' Union", "Iron Widows' Heat rises from 2 to 3", "Bo wagers 2 on Even.",
+                 "1 die to roll.", "11 dice to roll.", "21 points"):
         assert not slips(fine), (fine, slips(fine))
 
 

@@ -169,6 +169,14 @@ def test_wagers_stay_secret_until_the_last_one_is_locked():
         "faces": {"Bo": "3 on Odd", "Cy": "2 on Even", "Ann": "1 on Even"}, "summary": "6 dice to roll."}
 
 
+def test_a_single_die_to_roll_is_said_in_the_singular():
+    """One point staked in all: the reveal says "1 die to roll.", never "1 dice"."""
+    s = opened()
+    stake(s, Ann=("even", 1), Bo=("odd", 0), Cy=("even", 0))
+    assert s.events[-1].data["summary"] == "1 die to roll."
+    assert "1 dice" not in " ".join(s.recap())
+
+
 # -- counting the vote -------------------------------------------------------------------------------
 
 
