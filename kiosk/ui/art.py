@@ -339,6 +339,11 @@ def draw_back(x: float, y: float, w: float, h: float) -> None:
         if pts:
             Line(points=pts, width=1)
         k += step
+    # The frame in the same brass, mixed with the back by hand: Kivy draws a line wider than
+    # 1 px in a colour that is not opaque through the stencil buffer (a stencil push and a
+    # second pass on every frame), and adds those instructions to whichever canvas is open
+    # when it first draws, which put them outside a card kept as a picture.
+    Color(*(0.55 * a + 0.45 * b for a, b in zip(theme.ACCENT[:3], CARD_BACK[:3])), 1)
     Line(rounded_rectangle=(ix + 2, iy + 2, iw - 4, ih - 4, r * 0.5), width=1.2)
 
 
@@ -493,9 +498,18 @@ class Drawn(Widget):
         self.fbind("pos", self._moved)
         self.fbind("size", self._redraw)
 
+    live = False
+    """Drawn shape by shape for now even if ``cached``: while an animation scales it (a card
+    turning over), when a picture's pixels would be stretched. Set with ``draw_live``."""
+
     def as_picture(self) -> bool:
         """Whether to draw into the texture now (``cached``, unless a subclass says otherwise)."""
-        return self.cached
+        return self.cached and not self.live
+
+    def draw_live(self, live: bool) -> None:
+        if live != self.live:
+            self.live = live
+            self._redraw()
 
     def _moved(self, *_) -> None:
         dx, dy = self.x - self._drawn_at[0], self.y - self._drawn_at[1]
@@ -540,6 +554,8 @@ class PlayingCard(Drawn):
     """A playing card: white, rounded, the rank and suit in two corners and a big suit
     in the middle; hearts and diamonds red, spades and clubs black. ``show(None, None)``
     or ``face_up=False`` shows its back."""
+
+    cached = True  # a card changes when it is dealt or turned; its back's lattice is two dozen lines
 
     def __init__(self, rank: str | None = None, suit: str | None = None, face_up: bool = True, **kw) -> None:
         self.rank: str | None = rank
@@ -610,6 +626,8 @@ class ChallengeCard(Drawn):
     """A Promise Hollows card: Black (square), White (circle) or Gray (triangle), its
     colour named under its shape; face down it is a plain back with a question mark.
     ``owner`` (a player's name) is written above it when given."""
+
+    cached = True  # a card changes when it is played or turned; its back's lattice is two dozen lines
 
     def __init__(self, colour: str | None = None, face_up: bool = True, owner: str = "", **kw) -> None:
         self.colour, self.face_up, self.owner, self.dim = colour, face_up, owner, False
@@ -1022,6 +1040,8 @@ class WagerCard(Drawn):
     """An Even/Odd wager turned over: a card with its side in large letters and one pip
     per point wagered under it (a pale card for Even, a dark one for Odd, so the side
     reads from across the table and never by colour alone: the word is there)."""
+
+    cached = True  # drawn once a reveal turns; its round pips cost the renderer most of a card
 
     def __init__(self, **kw) -> None:
         self.points, self.side = 0, "Even"

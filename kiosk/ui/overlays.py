@@ -397,6 +397,7 @@ class FlipCard(Filled):
         self._events.append(Clock.schedule_once(lambda dt: self._start(k), delay * k))
 
     def _start(self, k: float) -> None:
+        self.picture.draw_live(True)  # squeezed, a picture would be stretched: the shapes instead
         closing = Animation(sx=0.0, duration=FLIP["half"] * k)
         closing.bind(on_progress=lambda a, w, p: setattr(self, "squeeze", 1 - p),
                      on_complete=lambda *_: self._open(k))
@@ -407,10 +408,16 @@ class FlipCard(Filled):
             return
         self.show_face()
         self.squeeze = 0.0
+        self.picture.draw_live(True)
         opening = Animation(sx=1.0, duration=FLIP["half"] * k)
         opening.bind(on_progress=lambda a, w, p: setattr(self, "squeeze", p),
-                     on_complete=lambda *_: setattr(self, "squeeze", 1.0))
+                     on_complete=lambda *_: self._square())
         opening.start(self)
+
+    def _square(self) -> None:
+        """Turned and square on: the card is a picture again."""
+        self.squeeze = 1.0
+        self.picture.draw_live(False)
 
     def finish(self) -> None:
         """Stop turning and show the face, square on (a tap on the reveal does this)."""
@@ -418,6 +425,7 @@ class FlipCard(Filled):
             event.cancel()
         Animation.cancel_all(self)
         self.show_face()
+        self.picture.draw_live(False)
 
     @property
     def done(self) -> bool:
@@ -436,7 +444,7 @@ class FlipCard(Filled):
             self.picture.show(*wager)
             self.add_widget(self.picture, index=1)
         else:
-            self.picture.size_hint_y, self.picture.opacity = 0.001, 0  # a written face fills the card
+            self.remove_widget(self.picture)  # a written face fills the card (hidden, it was still drawn)
             self.label.size_hint_y = 1
         # a drawn card already says its colour: only what else the face says goes under it ("(Third Man)")
         self.label.text = self.face[len(colour):].strip() if colour else self.face

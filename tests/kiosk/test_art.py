@@ -587,7 +587,15 @@ def _cached_kinds():
     chips.show(13)
     bar = art.ColorBar()
     bar.show(5, 10)
-    return [tower, roll, papers, chips, bar]
+    queen, back = art.PlayingCard(), art.PlayingCard()
+    queen.show_card("Q♦")
+    back.show_card(None)
+    gray, hidden = art.ChallengeCard(owner="Ann"), art.ChallengeCard()
+    gray.show("Gray", face_up=True)
+    hidden.show("Black", face_up=False)
+    wager = art.WagerCard()
+    wager.show(5, "Odd")
+    return [tower, roll, papers, chips, bar, queen, back, gray, hidden, wager]
 
 
 @pytest.mark.parametrize("box", [((10, 10), (300, 120)), ((13.4, 7.6), (301.3, 97.7))])
@@ -615,13 +623,36 @@ def test_objects_kept_as_pictures_look_as_when_drawn_each_frame(app, monkeypatch
         return image
 
     kept = [type(obj).__name__ for obj in _cached_kinds() if obj.cached]
-    assert kept == ["HeatTower", "DiceGroups", "Papers", "Chips", "ColorBar"]
+    assert kept == ["HeatTower", "DiceGroups", "Papers", "Chips", "ColorBar", "PlayingCard", "PlayingCard",
+                    "ChallengeCard", "ChallengeCard", "WagerCard"]
     for obj in _cached_kinds():
         picture = pixels(obj, cached=True)
         textures = [i.texture for i in obj.canvas.children if isinstance(i, Rectangle)]
         assert textures == [obj._picture.texture], f"{type(obj).__name__} is not one picture"
         drawn = pixels(obj, cached=False)
         assert _same_but_ties(picture, drawn, 340), type(obj).__name__
+        monkeypatch.undo()
+
+
+def test_no_drawn_object_draws_a_wide_line_in_a_colour_that_is_not_opaque(app, monkeypatch):
+    """Kivy draws a line wider than 1 px in a colour that is not opaque through the stencil
+    buffer, a stencil push and a second pass on every frame, and adds the stencil's
+    instructions to whichever canvas is open when it first draws: a card back kept as a
+    picture carried a stray rectangle and stencil outside its picture. Every object, drawn
+    shape by shape, draws its wide lines opaque."""
+    from kivy.graphics import Color, Line
+
+    for obj in _cached_kinds():
+        monkeypatch.setattr(type(obj), "cached", False)
+        obj.size_hint = (None, None)
+        obj.pos, obj.size = (10, 10), (300, 120)
+        obj._redraw()
+        alpha = 1.0
+        for ins in _every_instruction(obj.canvas):
+            if isinstance(ins, Color):
+                alpha = ins.a
+            elif isinstance(ins, Line) and ins.width > 1:
+                assert alpha == 1, f"{type(obj).__name__}: a {ins.width} px line at alpha {alpha}"
         monkeypatch.undo()
 
 
