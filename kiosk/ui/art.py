@@ -145,8 +145,8 @@ class WordSheet:
     screen, fourteenth pass"). Texts are packed in rows, left to right, ``GAP`` transparent
     pixels apart so a word drawn shrunk takes nothing from its neighbours. A full sheet is
     never written over, since canvases may still show its words: the next text starts a new
-    sheet, and at ``SHEETS_KEPT`` the kept texts are forgotten (a sheet goes once nothing
-    shows it). Should the GL context be lost, the sheet renders its texts again where they were."""
+    sheet, and past ``SHEETS_KEPT`` the oldest sheet's texts are forgotten (it goes once
+    nothing shows it; the newer sheets' texts, those rendered ahead among them, are kept). Should the GL context be lost, the sheet renders its texts again where they were."""
 
     SIDE = 1024
     HIGH = 512
@@ -159,6 +159,7 @@ class WordSheet:
     def __init__(self) -> None:
         self.texture = Texture.create(size=(self.SIDE, self.HIGH), colorfmt="rgba")
         self.placed: list[tuple[tuple, int, int]] = []  # (text, size, bold, font), x, y
+        self.regions: list[tuple[tuple, Any]] = []  # each text's key and the region it is drawn with
         # A function, not a method: Kivy holds a method's object only weakly, and the texture
         # outlives the sheet while canvases still show its words.
         self.texture.add_reload_observer(functools.partial(_draw_texts_again, self.placed))
@@ -182,6 +183,7 @@ class WordSheet:
         self.placed.append((key, x, y))
         region = self.texture.get_region(x, y, w, h)
         region.flip_vertical()  # the rows come top first
+        self.regions.append((key, region))
         return region
 
 
@@ -203,7 +205,7 @@ _SHEETS: list[WordSheet] = []
 """The sheets ``_TEXTURES`` draws from, the one new texts go on last (made on first use: a
 sheet needs the window's GL context)."""
 SHEETS_KEPT = 2
-"""How many sheets the kept texts may span; at a third, they are forgotten (as at 400 texts)."""
+"""How many sheets the kept texts may span; a new one past it forgets the oldest one's texts."""
 
 
 def _texture(text: str, size: float, bold: bool = False, font_name: str | None = None):
@@ -214,7 +216,7 @@ def _texture(text: str, size: float, bold: bool = False, font_name: str | None =
     if texture is not None:
         return texture
     if len(_TEXTURES) > 400:
-        _forget_texts()
+        _forget_oldest()
     data = _text_pixels(*key)
     if data is None:
         texture = CoreLabel(text="").texture_1px  # nothing to draw, as Kivy's label gives it
@@ -227,11 +229,22 @@ def _texture(text: str, size: float, bold: bool = False, font_name: str | None =
         texture = _SHEETS[-1].add(key, data) if _SHEETS else None
         if texture is None:  # no sheet yet, or it is full: the next one
             if len(_SHEETS) >= SHEETS_KEPT:
-                _forget_texts()
+                _forget_oldest()
             _SHEETS.append(WordSheet())
             texture = _SHEETS[-1].add(key, data)
     _TEXTURES[key] = texture
     return texture
+
+
+def _forget_oldest() -> None:
+    """Forget the texts on the oldest sheet (a text rendered a moment ago, ahead of a landing,
+    is on the newest and stays), or every text when there is one sheet or none."""
+    if len(_SHEETS) < 2:
+        _forget_texts()
+        return
+    for key, region in _SHEETS.pop(0).regions:
+        if _TEXTURES.get(key) is region:
+            del _TEXTURES[key]
 
 
 def _forget_texts() -> None:

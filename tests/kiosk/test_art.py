@@ -506,6 +506,25 @@ def test_a_full_sheet_is_never_written_over_and_the_texts_kept_stay_bounded(app)
     assert again is not first and _drawn_alone(again) == before  # drawn again from the new sheet
 
 
+def test_words_rendered_just_before_a_sheet_fills_are_still_kept_after_it(app):
+    """A landing's words are rendered ahead, one a frame; when a sheet fills among them, the
+    next sheet starts and only the oldest sheet's words are forgotten: the words rendered a
+    moment ago stay ready (forgetting them all, the landing rendered them again on its frame)."""
+    art._forget_texts()
+    recent: list[tuple] = []
+    rollovers = 0
+    newest = None
+    for i in range(1200):
+        key = (f"Ahead word {i}", 30, True, None)
+        art._texture(*key[:3])
+        if newest is not None and art._SHEETS[-1] is not newest:
+            rollovers += 1
+            assert all(k in art._TEXTURES for k in recent), f"words rendered ahead were forgotten at word {i}"
+        newest = art._SHEETS[-1]
+        recent = (recent + [key])[-20:]
+    assert rollovers >= 3
+
+
 def test_words_on_screen_come_back_when_the_gl_context_is_lost(app):
     """Should the GL context be lost, every texture is made again, empty: a sheet renders its
     words again where they were, even once the kiosk has moved on to a newer sheet, and a
