@@ -146,7 +146,8 @@ class WordSheet:
     pixels apart so a word drawn shrunk takes nothing from its neighbours. A full sheet is
     never written over, since canvases may still show its words: the next text starts a new
     sheet, and past ``SHEETS_KEPT`` the oldest sheet's texts are forgotten (it goes once
-    nothing shows it; the newer sheets' texts, those rendered ahead among them, are kept). Should the GL context be lost, the sheet renders its texts again where they were."""
+    nothing shows it; the newer sheets' texts, those rendered ahead among them, are kept).
+    Should the GL context be lost, the sheet renders its texts again where they were."""
 
     SIDE = 1024
     HIGH = 512
@@ -159,7 +160,8 @@ class WordSheet:
     def __init__(self) -> None:
         self.texture = Texture.create(size=(self.SIDE, self.HIGH), colorfmt="rgba")
         self.placed: list[tuple[tuple, int, int]] = []  # (text, size, bold, font), x, y
-        self.regions: list[tuple[tuple, Any]] = []  # each text's key and the region it is drawn with
+        self.regions: list[tuple[tuple, Any]] = []  # each text's key and its region (kept apart from
+        # ``placed``, which the texture's reload observer holds: a region holds the texture)
         # A function, not a method: Kivy holds a method's object only weakly, and the texture
         # outlives the sheet while canvases still show its words.
         self.texture.add_reload_observer(functools.partial(_draw_texts_again, self.placed))
