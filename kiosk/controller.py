@@ -45,7 +45,7 @@ from hardware.events import (
 )
 from kiosk.phones.events import PhoneAction
 from kiosk.rules import RuleError
-from kiosk.rules.words import plural
+from kiosk.rules.words import dice_count
 
 from . import adapters
 
@@ -264,7 +264,7 @@ class Controller:
         elif isinstance(event, HardwareFault):
             self.on_message(f"{event.source}: {event.message}")
         elif isinstance(event, HeatMismatch):  # the tray's watchman: weight and height disagree
-            self.on_message(f"The Heat weighs {plural(event.weighed, 'die', 'dice')} but looks {event.seen} high: check for a "
+            self.on_message(f"The Heat weighs {dice_count(event.weighed)} but looks {event.seen} high: check for a "
                             f"stuck plinth, a stray die or a d10 resting on it.")
         if not isinstance(event, (DistanceSample, ThrowImpact)):
             self.last_hardware = type(event).__name__

@@ -35,7 +35,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from .words import change as change, plural as plural, possessive as possessive  # the engines import them from here
+from .words import change as change, dice_count as dice_count, plural as plural, possessive as possessive  # the engines import them from here
 
 
 class RuleError(Exception):

@@ -35,7 +35,7 @@ from typing import Annotated, Any, Callable, Literal, Union
 
 from pydantic import BaseModel, Field as PField, TypeAdapter, model_validator
 
-from .core import Action, Engine, Event, Field, Prompt, RuleError, Setup, plural, possessive
+from .core import Action, Engine, Event, Field, Prompt, RuleError, Setup, dice_count, plural, possessive
 
 TOTAL_POINTS = 12
 Side = Literal["even", "odd"]
@@ -303,7 +303,7 @@ class EvenOdd(Engine):
 
     def _roll_prompts(self, state: EvenOddState, lead: str, count: int, what: str) -> list[Prompt]:
         if state.setup.dice == "virtual":
-            return [Prompt(lead, "roll", f"{lead}, roll {what} ({plural(count, 'die', 'dice')})")]
+            return [Prompt(lead, "roll", f"{lead}, roll {what} ({dice_count(count)})")]
         return [
             Prompt(lead, "roll", f"{lead}, roll {what} ({plural(count, 'real die', 'real dice')}) and enter every face",
                    [Field("faces", "list", label="Faces", choices=[1, 2, 3, 4, 5, 6], min=count, max=count,
@@ -388,7 +388,7 @@ class EvenOdd(Engine):
         total = sum(w.points for w in state.wagers.values())
         faces = {p: f"{w.points} on {w.side.capitalize()}" if w.points else "nothing"
                  for p, w in state.wagers.items()}
-        to_roll = f"{plural(total, 'die', 'dice')} to roll."
+        to_roll = f"{dice_count(total)} to roll."
         return [Event(f"Wagers revealed: {', '.join(parts)}. {to_roll}", "reveal",
                       data={"faces": faces, "summary": to_roll})]
 
@@ -445,7 +445,7 @@ class EvenOdd(Engine):
         state.history.append(record)
         state.wagers = {}
         shown = f" ({' '.join(map(str, faces))})" if faces else ""
-        head = f"{a.player} rolls {plural(count, 'die', 'dice')}{shown}: {evens} even, {odds} odd."
+        head = f"{a.player} rolls {dice_count(count)}{shown}: {evens} even, {odds} odd."
         if winner:
             tail = (f" The evidence points to {state.suspect_name(winner)}: {to_paper} to their paper, "
                     f"{to_epilogue} to the Epilogue Pool.")
@@ -500,7 +500,7 @@ class EvenOdd(Engine):
         state.epilogue_faces = faces
         state.epilogue_counts = {"even": evens, "odd": odds}
         shown = f" ({' '.join(map(str, faces))})" if faces else ""
-        event = Event(f"{a.player} rolls the Epilogue Pool, {plural(count, 'die', 'dice')}{shown}: {evens} to "
+        event = Event(f"{a.player} rolls the Epilogue Pool, {dice_count(count)}{shown}: {evens} to "
                       f"{state.suspect_name('even')}, {odds} to {state.suspect_name('odd')}.", "epilogue")
         return [event] + self._verdict(state)
 
@@ -545,7 +545,7 @@ class EvenOdd(Engine):
                         f"{' of ' + state.victim if state.victim else ''}.", "accusation")]
         if state.epilogue_pool > 0:
             state.phase = "epilogue"
-            events.append(Event(f"Epilogue: {state.lead_name} will roll the {plural(state.epilogue_pool, 'die', 'dice')} of the "
+            events.append(Event(f"Epilogue: {state.lead_name} will roll the {dice_count(state.epilogue_pool)} of the "
                                 "Epilogue Pool.", "epilogue"))
             return events
         return events + self._verdict(state)

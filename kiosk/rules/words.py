@@ -14,6 +14,16 @@ def plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
+def dice_count(n: int) -> str:
+    """'1 die', '4 dice': a count of dice in words."""
+    return plural(n, "die", "dice")
+
+
+def stack_words(dice: int | None) -> str:
+    """The Heat stack the tray reads, in words: '1 die', '3 dice', or 'not read yet'."""
+    return "not read yet" if dice is None else dice_count(dice)
+
+
 def possessive(name: object) -> str:
     """'Bo's', 'Iron Widows'': a name's possessive as a reader expects it, never 'Widows's'."""
     text = str(name)

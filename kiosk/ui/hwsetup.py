@@ -32,6 +32,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc
 
 from hardware.config import USABLE_PINS, Config
+from kiosk.rules.words import stack_words
 
 from . import theme
 from .theme import Big, Filled, Text, px
@@ -364,7 +365,7 @@ class HardwareSetupScreen(Screen):
             status = f"Tray found on {setup.tray_port}; waiting for it to say hello."
         self.tray_status.text = esc(status)
         distance = "-" if setup.distance_mm is None else f"{setup.distance_mm} mm"
-        stack = "not read yet" if setup.stack is None else ("1 die" if setup.stack == 1 else f"{setup.stack} dice")
+        stack = stack_words(setup.stack)
         self.tray_live.text = f"Distance: {distance}   Stack: {stack}" if setup.tray_port else ""
         self.tray_buttons["hw:tray:real"].disabled = not setup.tray_connected
         wanted = setup.next_button()

@@ -20,7 +20,7 @@ from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup as esc
 
-from kiosk.rules.core import plural, possessive
+from kiosk.rules.core import dice_count, plural, possessive
 
 from . import art, theme
 from .fields import show
@@ -224,11 +224,6 @@ def suits_text(up: str | None) -> str:
 def suits_markup(up: str | None) -> str:
     """Up suits as symbols with their names: '♠ spades, ♥ hearts'."""
     return ", ".join(f"{art.suit_markup(ch)} {SUITS.get(ch, esc(ch))}" for ch in (up or "")) or "none yet"
-
-
-def dice_count(n: int) -> str:
-    """'1 die', '4 dice': a count of dice in words."""
-    return plural(n, "die", "dice")
 
 
 def tray_capacity() -> int:

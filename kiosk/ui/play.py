@@ -33,13 +33,14 @@ from kivy.utils import escape_markup as esc
 from kiosk import adapters
 from kiosk.rules import RuleError
 from kiosk.rules.core import plural, possessive
+from kiosk.rules.words import stack_words
 
 from . import theme
 from .art import NEXT_FRAME
 from .fields import field_label, for_field, readable, show
 from .naming import NamesAtOnce, naming_turn, systems_turn
 from .overlays import Confirm, PrivateLook, Reveal
-from .panels import SafePanel, dice_count, private_lines
+from .panels import SafePanel, private_lines
 from .reused import Reused
 from .theme import Big, Filled, Framed, Scroll, Text, px
 
@@ -448,7 +449,7 @@ class PlayScreen(Screen):
             return
         tray = c.tray_state
         uses_tray = adapters.for_game(self.runner.engine.game).uses_tray if self.runner else False
-        stack = "not read yet" if tray.heat is None else dice_count(tray.heat)
+        stack = stack_words(tray.heat)
         self.status.text = f"Tray: {tray.link_text}\nStack: {stack}" if uses_tray else ""  # a line each: never "Stack:" alone
         if uses_tray and hasattr(self.panel, "show_tray") and tray.heat != self._shown_heat:
             self._shown_heat = tray.heat

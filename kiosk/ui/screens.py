@@ -22,7 +22,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.utils import escape_markup as esc, get_hex_from_color
 
-from kiosk.rules.words import plural  # not the core: the home screen is drawn before pydantic loads
+from kiosk.rules.words import plural, stack_words  # not the core: the home screen is drawn before pydantic loads
 
 from . import theme
 from .fields import (ChoiceInput, GroupInput, IntInput, NamesInput, RecordsInput, TextField, scrolled,
@@ -617,7 +617,7 @@ class OperatorScreen(Screen):
         elif self.mode == "calibration" and tray:
             self.info.text = (
                 "[b]Tray calibration[/b]\nEmpty the tray, then stack dice one by one and check the count.\n\n"
-                f"Distance now: {tray.distance_text}\nHeat stack: {heat_words(tray.heat)}\n"
+                f"Distance now: {tray.distance_text}\nHeat stack: {stack_words(tray.heat)}\n"
                 f"Link: {tray.link_text}"
             )
         elif tray:
@@ -627,14 +627,9 @@ class OperatorScreen(Screen):
             self.info.text = (
                 f"[b]Hardware test[/b]\nPress any button on any pad.{problems}\n\n"
                 f"Held now: {pressed}\nLast: {esc(c.last_hardware)}\n\n"
-                f"Distance: {tray.distance_text}\nHeat: {heat_words(tray.heat)}\n"
+                f"Distance: {tray.distance_text}\nHeat: {stack_words(tray.heat)}\n"
                 f"Link: {tray.link_text}"
             )
-
-
-def heat_words(heat: int | None) -> str:
-    """'1 die', '3 dice', or 'not read' when the tray has no reading of the stack."""
-    return "not read" if heat is None else plural(heat, "die", "dice")
 
 
 def stand_text(kiosk, days) -> str:

@@ -39,6 +39,13 @@ def test_plural_counts_in_words():
     assert plural(0, "die", "dice") == "0 dice"
 
 
+def test_dice_and_the_stack_in_words():
+    from kiosk.rules.words import dice_count, stack_words
+
+    assert [dice_count(n) for n in (0, 1, 2)] == ["0 dice", "1 die", "2 dice"]
+    assert [stack_words(n) for n in (None, 1, 5)] == ["not read yet", "1 die", "5 dice"]
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_hell_for_leather_never_says_s_in_brackets(seed):
     """Team games run through Felonies and Curses to the Finale and its end, where

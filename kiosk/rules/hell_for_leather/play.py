@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from ..core import Action, Event, Field, Prompt, RuleError, change, plural, possessive
+from ..core import Action, Event, Field, Prompt, RuleError, change, dice_count, plural, possessive
 from . import finale as fin
 from .actions import (
     AnswerDilemma, AskDilemma, AssignTraumas, BuyGoal, CallConflict, CallForHelp, Correct, DeclareSkill,
@@ -152,7 +152,7 @@ def _table_prompts(state: GameState, in_conflict: bool) -> list[Prompt]:
         Prompt(None, "table_knock", "Someone knocked the table: who?",
                [Field("who", "choice", choices=list(living))], optional=True),
         Prompt(None, "heat_fall", "The Heat fell: enter the faces of the fallen dice",
-               [Field("faces", "list", choices=HEAT_FACES, min=1, max=height, rule=f"the Heat is {plural(height, 'die', 'dice')} high"),
+               [Field("faces", "list", choices=HEAT_FACES, min=1, max=height, rule=f"the Heat is {dice_count(height)} high"),
                 Field("thrower", "choice", choices=list(throwers), rule="only someone throwing can topple the Heat"),
                 Field("cause", "choice", choices=causes, rule="how the Heat fell")], optional=True),
     ]
@@ -397,7 +397,7 @@ def on_heat_fall(state: GameState, action: HeatFall) -> list[Event]:
     else:
         height = state.teams[state.active].heat
     if not 1 <= len(faces) <= height or any(f not in HEAT_FACES for f in faces):
-        raise RuleError(f"the Heat is {plural(height, 'die', 'dice')} high", f"{len(faces)} fallen d6 faces do not fit that Heat")
+        raise RuleError(f"the Heat is {dice_count(height)} high", f"{len(faces)} fallen d6 faces do not fit that Heat")
     if action.cause == "taking_off":
         if state.phase == "conflict":
             raise RuleError("how the Heat fell", "no dice are being taken off during a throw")
