@@ -160,8 +160,6 @@ class WordSheet:
     def __init__(self) -> None:
         self.texture = Texture.create(size=(self.SIDE, self.HIGH), colorfmt="rgba")
         self.placed: list[tuple[tuple, int, int]] = []  # (text, size, bold, font), x, y
-        self.regions: list[tuple[tuple, Any]] = []  # each text's key and its region (kept apart from
-        # ``placed``, which the texture's reload observer holds: a region holds the texture)
         # A function, not a method: Kivy holds a method's object only weakly, and the texture
         # outlives the sheet while canvases still show its words.
         self.texture.add_reload_observer(functools.partial(_draw_texts_again, self.placed))
@@ -185,7 +183,6 @@ class WordSheet:
         self.placed.append((key, x, y))
         region = self.texture.get_region(x, y, w, h)
         region.flip_vertical()  # the rows come top first
-        self.regions.append((key, region))
         return region
 
 
@@ -244,8 +241,10 @@ def _forget_oldest() -> None:
     if len(_SHEETS) < 2:
         _forget_texts()
         return
-    for key, region in _SHEETS.pop(0).regions:
-        if _TEXTURES.get(key) is region:
+    oldest = _SHEETS.pop(0)
+    for key, _, _ in oldest.placed:
+        kept = _TEXTURES.get(key)
+        if kept is not None and kept.id == oldest.texture.id:  # not drawn again since, on a newer sheet
             del _TEXTURES[key]
 
 

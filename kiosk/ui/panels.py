@@ -313,7 +313,7 @@ class HellForLeatherPanel(GenericPanel):
         # The row is the record, as the strip under the play area is: the frame a die lands in
         # shows the news (the throw result, large), and the row draws its new die in the next.
         # The die was 0.4-0.5 ms of the landing's frame (docs/kiosk.md, "fourteenth pass").
-        self._row: tuple[list, str, dict | None] = ([], "", None)
+        self._conflict: dict | None = None  # the conflict the row is to show
         self._row_due = Clock.create_trigger(self._catch_up_row, art.NEXT_FRAME)
 
     def update(self, view, runner=None, tray=None) -> None:
@@ -356,19 +356,18 @@ class HellForLeatherPanel(GenericPanel):
         down, drawn in the next frame (see ``__init__``). The row keeps its height for the
         whole conflict and draws its own words, so a landing lays nothing out and renders no
         label (a landing shows as fast as before)."""
-        dice = (conflict or {}).get("dice") or []
-        to_come = (conflict or {}).get("dice_to_come", 0)
-        caption = f"{dice_count(len(dice))} down" + (f", {to_come} to come" if to_come else "") if conflict else ""
-        self._row = (dice, caption, conflict)
+        self._conflict = conflict
         self._row_due()
         self.landed.height = px(124) if conflict else 0
 
     def _catch_up_row(self, _dt: float) -> None:
-        dice, caption, conflict = self._row
+        conflict = self._conflict
+        dice = (conflict or {}).get("dice") or []
+        to_come = (conflict or {}).get("dice_to_come", 0)
+        caption = f"{dice_count(len(dice))} down" + (f", {to_come} to come" if to_come else "") if conflict else ""
         try:
             self.landed.show(dice, caption)
             if conflict:  # the next die's words, ready before it lands (a risk die leaves "to come" as it was)
-                to_come = conflict.get("dice_to_come", 0)
                 down = f"{dice_count(len(dice) + 1)} down"
                 after = {to_come, max(0, to_come - 1)}
                 self.landed.render_ahead([down + (f", {n} to come" if n else "") for n in sorted(after)],
