@@ -97,11 +97,12 @@ def main() -> int:
 
     def record_shown(news: float) -> float:
         """When the record had caught up with the action: the play screen draws the log strip's
-        new line (``PlayScreen._recent_due``) and the row of dice down its new die
-        (``HellForLeatherPanel._row_due``) in the frame after the news."""
+        new line, the status panel (the row of dice down with it) and, after a landing, the
+        next question in the frame after the news (``PlayScreen._recent_due``, ``_panel_due``,
+        ``_prompts_due``)."""
         play = app.sm.get_screen("play")
-        dues = [due for due in (getattr(play, "_recent_due", None),
-                                getattr(getattr(play.panel, "inner", None), "_row_due", None)) if due is not None]
+        dues = [due for due in (getattr(play, name, None) for name in ("_recent_due", "_panel_due", "_prompts_due"))
+                if due is not None]
         if not any(due.is_triggered for due in dues):
             return news
         for _ in range(10):
@@ -209,7 +210,7 @@ def main() -> int:
     for game, times in redraws.items():
         kept = times[args.warmup:] or times
         print(f"  {game:<40} median {statistics.median(kept):6.1f} ms  p95 {p95(kept):6.1f} ms")
-    print("the record of it, the log strip's line and the dice row's die (a frame after the news), from the event, "
+    print("the record of it, the log strip's line, the panel and the next question (a frame after the news), from the event, "
           "after the warm-up:")
     for game, times in records.items():
         kept = [t * 1000 for t in times[args.warmup:] or times]

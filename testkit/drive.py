@@ -47,18 +47,28 @@ def stop(app) -> None:
 
 
 DRAW = {"value": True}
+_LAST_FRAME = {"at": 0.0}
 """Set ``DRAW["value"] = False`` to run frames without rendering them (tests): clock,
 input, layout and widget logic all run as usual; only the GL drawing is skipped.
 Screenshots always draw."""
 
 
 def pump(frames: int = 1, draw: bool | None = None) -> None:
+    """Run ``frames`` frames, each at least ``art.NEXT_FRAME`` after the one before: what the
+    kiosk leaves to the next frame (the record after the news) is then due in it, as it is
+    at a real frame rate, however fast the frames before it ran."""
     from kivy.base import EventLoop
     from kivy.clock import Clock
     from kivy.lang import Builder
 
+    from kiosk.ui.art import NEXT_FRAME
+
     draw = DRAW["value"] if draw is None else draw
     for _ in range(frames):
+        wait = _LAST_FRAME["at"] + NEXT_FRAME * 1.2 - time.perf_counter()
+        if wait > 0:
+            time.sleep(wait)
+        _LAST_FRAME["at"] = time.perf_counter()
         if draw:
             EventLoop.idle()
             continue

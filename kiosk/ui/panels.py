@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.uix.boxlayout import BoxLayout
 from kivy.utils import escape_markup as esc
 
@@ -310,11 +309,6 @@ class HellForLeatherPanel(GenericPanel):
         for w in (self.heat, self.fall_note, self.top_lines, self.landed, self.lines):
             self.add_widget(w)
         self._seen_log = 0
-        # The row is the record, as the strip under the play area is: the frame a die lands in
-        # shows the news (the throw result, large), and the row draws its new die in the next.
-        # The die was 0.4-0.5 ms of the landing's frame (docs/kiosk.md, "fourteenth pass").
-        self._conflict: dict | None = None  # the conflict the row is to show
-        self._row_due = Clock.create_trigger(self._catch_up_row, art.NEXT_FRAME)
 
     def update(self, view, runner=None, tray=None) -> None:
         teams = view.get("teams") or []
@@ -353,15 +347,10 @@ class HellForLeatherPanel(GenericPanel):
 
     def _show_landed(self, conflict: dict | None) -> None:
         """This conflict's landed d10s, as dice coloured and named by zone, under how many are
-        down, drawn in the next frame (see ``__init__``). The row keeps its height for the
-        whole conflict and draws its own words, so a landing lays nothing out and renders no
-        label (a landing shows as fast as before)."""
-        self._conflict = conflict
-        self._row_due()
+        down. The row keeps its height for the whole conflict and draws its own words, so a
+        landing lays nothing out and renders no label. Like the whole panel, it is the record:
+        it joins a frame after the landing's large result (``PlayScreen.refresh``)."""
         self.landed.height = px(124) if conflict else 0
-
-    def _catch_up_row(self, _dt: float) -> None:
-        conflict = self._conflict
         dice = (conflict or {}).get("dice") or []
         to_come = (conflict or {}).get("dice_to_come", 0)
         caption = f"{dice_count(len(dice))} down" + (f", {to_come} to come" if to_come else "") if conflict else ""

@@ -205,6 +205,11 @@ class PlayScreen(Screen):
         # comes in the next one. Its label, layout and texture were 0.6-1.0 ms of a landing's
         # frame, a tenth of it (docs/kiosk.md, "Event to screen, seventh pass").
         self._recent_due = Clock.create_trigger(self._catch_up_recent, NEXT_FRAME)
+        # The status panel is the record too, and so is the next question after a die lands,
+        # whose large result is the news: an action's frame leaves them to the next one
+        # (``refresh(news_only=True)``, docs/kiosk.md, "Event to screen, fifteenth pass").
+        self._panel_due = Clock.create_trigger(self._catch_up_panel, NEXT_FRAME)
+        self._prompts_due = Clock.create_trigger(self._catch_up_prompts, NEXT_FRAME)
         self.add_widget(root)
 
     @property
@@ -248,7 +253,8 @@ class PlayScreen(Screen):
 
     def _on_change(self, change) -> None:
         self.error.text = self.notice.text = ""
-        if change.action is not None and change.action.type == "land":
+        landed = change.action is not None and change.action.type == "land"
+        if landed:
             self._show_throw(change.events)
         if self.fall is not None and not self.fall.result_shown and not self.fall.submitting and \
                 not any(p.action == "heat_fall" for p in self.game.awaiting()):
@@ -257,7 +263,7 @@ class PlayScreen(Screen):
             # what the round revealed stays off the strip under the overlay until the cards turn
             self._withheld[id(change.reveal)] = (change.reveal, [e.text for e in change.reveal])
             self._owe_reveal(change.reveal)
-        self.refresh()
+        self.refresh(news_only=True, landed=landed)
 
     def _show_throw(self, events: list) -> None:
         """A d10 landed: its zone, face and meaning in large type for a moment (kiosk.ui.results)."""
@@ -395,18 +401,42 @@ class PlayScreen(Screen):
 
     # -- drawing ---------------------------------------------------------------
 
-    def refresh(self) -> None:
+    def refresh(self, news_only: bool = False, landed: bool = False) -> None:
+        """Bring the screen up to the game. With ``news_only`` (an action was just taken), this
+        frame draws what the table looks at for it, and the record follows in the next frame:
+        the log strip and the status panel always, and the next question too when a die
+        ``landed``, since the die's large result is the news then (see ``__init__``)."""
         runner = self.runner
         if runner is None:
             return
         view = runner.session.view(None, awaiting=False)
         self._on_table = view.get("heat")  # the game's Heat in play (Hell for Leather), for the plinth note
-        self.panel.update(view, runner=runner, tray=self.app.controller.tray_state if self.app.controller else None)
+        if news_only:
+            self._panel_due()
+        else:
+            self._panel_due.cancel()
+            self._update_panel(view)
         self._recent_due()  # the strip in the next frame (see __init__)
         self.update_status()
         signature = (len(runner.session.log), runner.outcome, getattr(runner, "index", None))  # a lesson's step too
         if signature != self._signature:
             self._signature = signature
+            if news_only and landed:
+                self._prompts_due()
+            else:
+                self._prompts_due.cancel()
+                self.draw_prompts()
+
+    def _update_panel(self, view: dict) -> None:
+        c = self.app.controller
+        self.panel.update(view, runner=self.runner, tray=c.tray_state if c is not None else None)
+
+    def _catch_up_panel(self, _dt: float) -> None:
+        if self.runner is not None:  # the panel catches its own errors (SafePanel)
+            self._update_panel(self.runner.session.view(None, awaiting=False))
+
+    def _catch_up_prompts(self, _dt: float) -> None:
+        if self.runner is not None:  # draw_prompts catches its own errors
             self.draw_prompts()
 
     def _catch_up_recent(self, _dt: float) -> None:

@@ -303,6 +303,7 @@ def test_the_frame_a_die_lands_in_shows_its_result_and_the_next_adds_it_to_the_r
     app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.INSIDE, face=4))
     drive.pump(1)
     assert app.play.throw_result.where_text == "Inside, 4" and app.play.throw_result.opacity == 1
+    assert list(row.dice) == before  # the record waits a frame
     time.sleep(art.NEXT_FRAME * 2)
     drive.pump(1)
     assert row.dice[:len(before)] == before and row.dice[len(before)][:2] == (4, "inside")
