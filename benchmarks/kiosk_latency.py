@@ -117,15 +117,20 @@ def main() -> int:
         return play.reveal, len(play._owed)
 
     def shows(event, before: tuple) -> bool:
-        """The frame shows the action: the die's result, the player locked in on the lock board,
-        or the round the last lock closed (its reveal up, or waiting behind the one a table left up)."""
+        """The frame shows the action: the die's result, the player locked in (on the lock board,
+        or on the reveal a table left up over it), or the round the last lock closed (its reveal
+        up, or said on the one a table left up that its reveal waits behind it)."""
         play = app.sm.get_screen("play")
         if isinstance(event, ThrowSettled):
             shown = play.throw_result.shown
             return shown is not None and shown["face"] == event.face % 10 and shown["zone"] == event.zone.value
-        if reveals() != before and (play.reveal is not None):
-            return True
         player = app.runner.players()[event.player - 1]
+        if not app.screens_drawn:  # a reveal covers the lock board: the reveal must say it
+            said = play.reveal.locked_text if play.reveal is not None else ""
+            return (player in said and "locked in" in said) or "everyone has locked in" in said \
+                or (reveals() != before and play.reveal is not None and play.reveal.turning)
+        if reveals() != before and play.reveal is not None:
+            return True
         return any(player in w.text and "locked in" in w.text for w in drive.find_all("lock:", prefix=True))
 
     def measure(game: str, make_event) -> list[float]:

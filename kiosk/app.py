@@ -726,12 +726,39 @@ class TableNoirApp(App):
         self.overlays.append(overlay)
         overlay.bind(on_dismiss=lambda o: self._overlay_gone(o))
         overlay.open(animation=False)
+        self._draw_screens()
         theme.screen_changed()
 
     def _overlay_gone(self, overlay) -> None:
         if overlay in self.overlays:
             self.overlays.remove(overlay)
+        self._draw_screens()
         theme.screen_changed()  # what is under it is in reach again
+
+    def _draw_screens(self) -> None:
+        """Draw the screens only while some of them can be seen. Under an overlay that covers
+        the whole window (``Overlay.covers``: a reveal, a private sheet) their drawing is taken
+        out of the window's, and put back as that overlay goes: a reveal left up used to pay
+        for the play screen under it on every frame (docs/kiosk.md, "fifteenth pass"). Their
+        widgets, layout and text go on as usual; the overlay takes every touch meanwhile."""
+        root = self.root
+        window = root.get_root_window() if root is not None else None
+        if window is None:
+            return
+        canvas = window.canvas
+        covered = any(getattr(o, "covers", False) for o in self.overlays)
+        at = canvas.indexof(root.canvas)
+        if covered and at >= 0:
+            self._screens_at = at
+            canvas.remove(root.canvas)
+        elif not covered and at < 0:
+            canvas.insert(min(getattr(self, "_screens_at", 0), len(canvas.children)), root.canvas)
+
+    @property
+    def screens_drawn(self) -> bool:
+        """False while an overlay covers the window and the screens under it are not drawn."""
+        window = self.root.get_root_window() if self.root is not None else None
+        return window is not None and window.canvas.indexof(self.root.canvas) >= 0
 
     def message(self, text: str, refused: bool = False) -> None:
         """Tell the table ``text``: on the play screen in red if something was ``refused``

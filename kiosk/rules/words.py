@@ -24,6 +24,11 @@ def stack_words(dice: int | None) -> str:
     return "not read yet" if dice is None else dice_count(dice)
 
 
+def names_and(names: list[str]) -> str:
+    """'Bo', 'Bo and Cy', 'Ann, Bo and Cy': names as a sentence lists them."""
+    return names[-1] if len(names) < 2 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
 def possessive(name: object) -> str:
     """'Bo's', 'Iron Widows'': a name's possessive as a reader expects it, never 'Widows's'."""
     text = str(name)

@@ -24,11 +24,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
 from kivy.utils import escape_markup as esc
+from kivy.utils import get_hex_from_color
+
+from kiosk.rules.words import names_and
 
 from . import art, theme
 from .fields import for_field, scrolled
 from .motion import ANIMATION_SCALE  # re-exported: tests and benchmarks set overlays.ANIMATION_SCALE
-from .theme import Big, Filled, Text, px
+from .theme import Big, Filled, Text, font_px_line, px
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +118,15 @@ class Overlay(ModalView):
         content = self.children[0] if len(self.children) == 1 else None
         self.box_hidden = (isinstance(content, Filled) and content.bg[3] >= 1 and not content.radius
                            and tuple(content.size_hint) == (1, 1) and not any(self.padding))
+
+    @property
+    def covers(self) -> bool:
+        """Nothing under this overlay can be seen: its box is painted opaque and either fills
+        the window or has an opaque surround. The screens under it are then not drawn at all
+        while it is up (``TableNoirApp.show_overlay``)."""
+        if not self.box_hidden or self._anim_alpha < 1:
+            return False
+        return tuple(self.size_hint) == (1, 1) or self.overlay_color[3] >= 1
 
     def dismiss(self, *args, **kw) -> None:
         kw.setdefault("animation", False)  # gone at once: the next touch must reach the screen
@@ -478,7 +490,9 @@ class Reveal(Fades, Overlay):
     def __init__(self, title: str, lines: list[str], on_close: Callable[[], None] = lambda: None,
                  faces: dict[str, str] | None = None, caption: str = "", fades: bool = False,
                  on_turned: Callable[[], None] = lambda: None) -> None:
-        super().__init__(size_hint=(0.94, 0.92), background_color=(0, 0, 0, 0.97))
+        # An opaque surround: the game under a reveal is not drawn while it is up (``covers``);
+        # a wager locked meanwhile shows on the reveal itself (``show_locked``).
+        super().__init__(size_hint=(0.94, 0.92), background_color=(0, 0, 0, 0.97), overlay_color=(0, 0, 0, 1))
         self.on_close, self.on_turned, self.fades = on_close, on_turned, fades
         self.opened_at = time.time()
         self.turned_at: float | None = None
@@ -492,10 +506,14 @@ class Reveal(Fades, Overlay):
         for card in self.cards:
             grid.add_widget(card)
         box.add_widget(grid)
-        self.caption_text = caption
-        self.caption = Text("", size=22, halign="center")
-        if caption:
-            box.add_widget(self.caption)
+        # One line under the cards, kept from the start so that nothing moves when words come:
+        # what the round led to once the cards have turned, and who has locked their next
+        # secret choice meanwhile (pads go on while a reveal is up).
+        self.caption_text, self.locked_text = caption, ""
+        self.caption = Text("", size=22, halign="center", fit=False, shorten=True, shorten_from="right",
+                            size_hint_y=None, height=px(font_px_line(22)))
+        self.caption.bind(width=lambda label, w: setattr(label, "text_size", (w, None)))
+        box.add_widget(self.caption)
         done = Big("Carry on", kind="accent")
         done.tag = "reveal:close"
         done.bind(on_release=lambda *_: self.close())
@@ -522,10 +540,30 @@ class Reveal(Fades, Overlay):
         if self.turned_at is not None or not all(card.turned for card in self.cards):
             return
         self.turned_at = time.monotonic()
-        self.caption.text = self.caption_text
+        self._write_caption()
         if self.fades:
             self.start_fading()
         self.on_turned()
+
+    def show_locked(self, names: list[str], all_in: bool = False) -> None:
+        """Who has locked the next secret choice while this reveal is up (the lock board is
+        under it): only names, never what they chose. ``all_in``: that choice has closed and
+        its own reveal waits behind this one."""
+        if all_in:
+            text = "Next secret choice: everyone has locked in."
+        elif names:
+            text = f"Next secret choice: {names_and(names)} locked in."
+        else:
+            text = ""
+        if text != self.locked_text:
+            self.locked_text = text
+            self._write_caption()
+
+    def _write_caption(self) -> None:
+        words = [self.caption_text] if self.turned_at is not None and self.caption_text else []
+        if self.locked_text:
+            words.append(f"[color={get_hex_from_color(theme.LOCKED)}]{esc(self.locked_text)}[/color]")
+        self.caption.text = "   ".join(words)
 
     def on_touch_down(self, touch) -> bool:
         if getattr(touch, "time_start", self.opened_at) < self.opened_at:

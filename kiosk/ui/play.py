@@ -264,6 +264,7 @@ class PlayScreen(Screen):
             self._withheld[id(change.reveal)] = (change.reveal, [e.text for e in change.reveal])
             self._owe_reveal(change.reveal)
         self.refresh(news_only=True, landed=landed)
+        self._locks_on_reveal()
 
     def _show_throw(self, events: list) -> None:
         """A d10 landed: its zone, face and meaning in large type for a moment (kiosk.ui.results)."""
@@ -305,6 +306,14 @@ class PlayScreen(Screen):
         elif self.reveal.read:
             self.reveal.close()  # read already: the newer round takes its place (its on_close opens it)
 
+    def _locks_on_reveal(self) -> None:
+        """The lock board is under the open reveal: who has locked the next secret choice is
+        written on the reveal instead (``Reveal.show_locked``), in the frame of the lock."""
+        if self.reveal is None:
+            return
+        names = [name for rnd in self.game.secret_rounds() for name in rnd.locked]
+        self.reveal.show_locked(list(dict.fromkeys(names)), all_in=not names and bool(self._owed))
+
     def _next_reveal(self) -> None:
         self.reveal = None
         while self._owed and self.reveal is None:
@@ -322,6 +331,7 @@ class PlayScreen(Screen):
             overlay.bind(on_dismiss=self._reveal_gone)
             self.reveal = overlay
             self.app.show_overlay(overlay)
+            self._locks_on_reveal()  # a choice locked while it waited its turn
 
     def _reveal_gone(self, overlay: Reveal) -> None:
         """A reveal closed by something other than the table (Home, attract, a failed save):
@@ -421,8 +431,8 @@ class PlayScreen(Screen):
         signature = (len(runner.session.log), runner.outcome, getattr(runner, "index", None))  # a lesson's step too
         if signature != self._signature:
             self._signature = signature
-            if news_only and landed:
-                self._prompts_due()
+            if news_only and (landed or not getattr(self.app, "screens_drawn", True)):
+                self._prompts_due()  # the large result is the news, or a reveal covers the screen
             else:
                 self._prompts_due.cancel()
                 self.draw_prompts()
@@ -856,7 +866,7 @@ class PlayScreen(Screen):
             if rnd.locked:
                 names = ",  ".join(f"[b]{esc(name)}[/b]: locked in" for name in rnd.locked)
                 box.add_widget(self._label(f"lock:{r}:locked", names, size=20,
-                                           color=(0.55, 0.85, 0.6, 1)))
+                                           color=theme.LOCKED))
             grid = grids.get(r)
             if grid is None:
                 grid = grids[r] = GridLayout(cols=2, spacing=px(6), size_hint_y=None)

@@ -50,6 +50,8 @@ REFUSAL = (1, 0.55, 0.5, 1)
 """Red text means one thing: the rules (or a form) refused what was just tried."""
 NOTICE = (0.55, 0.78, 0.95, 1)
 """Something that happened, told to the table (a sheet opened, what the tray saw): never red."""
+LOCKED = (0.55, 0.85, 0.6, 1)
+"""Who has locked in a secret choice (never what they chose)."""
 
 # Named values that have a colour on the table: (fill, text colour, shape, label).
 MARKS: dict[str, Mark] = {

@@ -145,3 +145,65 @@ def test_the_strip_under_a_reveal_gives_nothing_away_before_the_cards_turn(app):
         overlays.ANIMATION_SCALE["value"] = 0
         for o in [o for o in app.overlays if isinstance(o, overlays.Reveal)]:
             o.close()
+
+
+def _to_the_wagers(app, seed: int):
+    app.start_game("even-odd", {"seed": seed})
+    runner, rng = app.runner, random.Random(seed)
+    while not any(p.action == "wager" for p in runner.awaiting()):
+        runner.propose(bot.fill(next(p for p in runner.awaiting() if not p.optional), rng))
+        drive.pump(1)
+    return runner, rng
+
+
+def _lock_all(runner, rng) -> None:
+    for prompt in [p for p in runner.awaiting() if p.action == "wager"]:
+        runner.propose(bot.fill(prompt, rng))
+        drive.pump(1)
+
+
+def test_the_game_under_a_reveal_is_not_drawn_while_the_reveal_is_up(app):
+    """A reveal's surround is opaque, so the play screen under it is taken out of the window's
+    drawing (it cost every frame of a reveal left up as much again); it is back at once when
+    the reveal goes, and an overlay that lets the game show through leaves it drawn."""
+    from kivy.core.window import Window
+
+    runner, rng = _to_the_wagers(app, 2)
+    assert app.screens_drawn and Window.canvas.indexof(app.root.canvas) >= 0
+    _lock_all(runner, rng)
+    [reveal] = _on_screen(app)
+    assert reveal.covers and not app.screens_drawn and Window.canvas.indexof(app.root.canvas) < 0
+    drive.press("reveal:close")
+    drive.pump(1)
+    assert not _on_screen(app) and app.screens_drawn and Window.canvas.indexof(app.root.canvas) >= 0
+    confirm = overlays.Confirm("Leave the game?", "Leave", lambda: None)
+    app.show_overlay(confirm)
+    assert not confirm.covers and app.screens_drawn  # the game shows, dimmed, around it
+    confirm.dismiss()
+    assert app.screens_drawn
+
+
+def test_a_wager_locked_under_a_reveal_is_shown_on_the_reveal_in_its_own_frame(app):
+    """Pads go on while a reveal is up, and the lock board is under it: the reveal says who
+    has locked the next choice (names only) in the frame of the lock, and that the choice has
+    closed when the last one locks (its own reveal waits behind)."""
+    runner, rng = _to_the_wagers(app, 3)
+    _lock_all(runner, rng)
+    [reveal] = _on_screen(app)
+    drive.pump(2)  # the cards turn (no animation in tests)
+    assert reveal.locked_text == ""
+    while not any(p.action == "wager" for p in runner.awaiting()):  # the roll, nobody closing the reveal
+        runner.propose(bot.fill(next(p for p in runner.awaiting() if not p.optional), rng))
+        drive.pump(1)
+    assert _on_screen(app) == [reveal]
+    wagers = [p for p in runner.awaiting() if p.action == "wager"]
+    first = bot.fill(wagers[0], rng)
+    runner.propose(first)
+    drive.pump(1, draw=True)  # one frame: the lock's own
+    assert reveal.locked_text == f"Next secret choice: {wagers[0].player} locked in."
+    assert reveal.locked_text in reveal.caption.text
+    assert not any(word in reveal.locked_text for word in ("Even", "Odd", str(getattr(first, "points", "-"))))
+    for prompt in wagers[1:]:
+        runner.propose(bot.fill(prompt, rng))
+        drive.pump(1)
+    assert app.play._owed and reveal.locked_text == "Next secret choice: everyone has locked in."
