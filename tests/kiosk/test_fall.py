@@ -288,7 +288,8 @@ def test_a_landing_renders_none_of_its_words_on_the_frame_that_shows_it(app, mon
 
 def test_the_frame_a_die_lands_in_shows_its_result_and_the_next_adds_it_to_the_row(app):
     """The news first, the record a frame later: the landing's own frame puts up the large
-    result; the row of dice down gets the new die, and its new count, in the frame after."""
+    result; the row of dice down gets the new die, and its new count, in the frame after,
+    and the next question with them."""
     import time
 
     from hardware.events import ThrowSettled, Zone
@@ -299,14 +300,20 @@ def test_the_frame_a_die_lands_in_shows_its_result_and_the_next_adds_it_to_the_r
     row = app.play.panel.inner.landed
     time.sleep(art.NEXT_FRAME * 2)
     drive.pump(1)
-    before = list(row.dice)
-    app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.INSIDE, face=4))
-    drive.pump(1)
-    assert app.play.throw_result.where_text == "Inside, 4" and app.play.throw_result.opacity == 1
-    assert list(row.dice) == before  # the record waits a frame
-    time.sleep(art.NEXT_FRAME * 2)
-    drive.pump(1)
+    before, drawn = list(row.dice), []
+    real = app.play.draw_prompts
+    app.play.draw_prompts = lambda: drawn.append(len(app.runner.session.log)) or real()
+    try:
+        app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.INSIDE, face=4))
+        drive.pump(1)
+        assert app.play.throw_result.where_text == "Inside, 4" and app.play.throw_result.opacity == 1
+        assert list(row.dice) == before and drawn == []  # the record and the next question wait a frame
+        time.sleep(art.NEXT_FRAME * 2)
+        drive.pump(1)
+    finally:
+        del app.play.draw_prompts
     assert row.dice[:len(before)] == before and row.dice[len(before)][:2] == (4, "inside")
+    assert drawn == [len(app.runner.session.log)]  # the question after the landing, drawn once
     assert row.caption.startswith(f"{len(before) + 1} ")
 
 
