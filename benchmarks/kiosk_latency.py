@@ -98,16 +98,13 @@ def main() -> int:
     def record_shown(news: float) -> float:
         """When the record had caught up with the action: the play screen draws the log strip's
         new line, the status panel (the row of dice down with it) and, after a landing, the
-        next question in the frame after the news (``PlayScreen._recent_due``, ``_panel_due``,
-        ``_prompts_due``)."""
+        next question in the frame after the news (``PlayScreen.record_due``)."""
         play = app.sm.get_screen("play")
-        dues = [due for due in (getattr(play, name, None) for name in ("_recent_due", "_panel_due", "_prompts_due"))
-                if due is not None]
-        if not any(due.is_triggered for due in dues):
+        if not play.record_due:
             return news
         for _ in range(10):
             EventLoop.idle()
-            if not any(due.is_triggered for due in dues):
+            if not play.record_due:
                 break
         return time.perf_counter()
 

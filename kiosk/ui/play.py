@@ -437,6 +437,12 @@ class PlayScreen(Screen):
                 self._prompts_due.cancel()
                 self.draw_prompts()
 
+    @property
+    def record_due(self) -> bool:
+        """The record of the last action (the strip, the panel, the next question after a
+        landing) is still to be drawn: it comes in the next frame."""
+        return any(due.is_triggered for due in (self._recent_due, self._panel_due, self._prompts_due))
+
     def _update_panel(self, view: dict) -> None:
         c = self.app.controller
         self.panel.update(view, runner=self.runner, tray=c.tray_state if c is not None else None)

@@ -69,7 +69,7 @@ class Driver:
         from tests.kiosk.kill_kiosk import screen_text
 
         app = self.app
-        if self.pending:
+        if self.pending and not app.play.record_due:  # the move and its record, a frame after it, drawn
             self.pending = False
             print("SHOWN", len(app.runner.session.log), json.dumps(screen_text(app)), flush=True)
             if self.played >= self.moves:

@@ -40,6 +40,10 @@ def main(data_dir: str, game: str, seed: int) -> None:
         answer(app, prompt, bot.fill(prompt, rng), rng)
         close_overlays(app)
         drive.pump(1, draw=True)  # the frame is on the glass
+        for _ in range(5):  # and the record with it, a frame after the news
+            if not app.play.record_due:
+                break
+            drive.pump(1, draw=True)
         if len(app.runner.session.log) != shown:
             shown = len(app.runner.session.log)
             print("SHOWN", shown, json.dumps(screen_text(app)), flush=True)
