@@ -104,9 +104,11 @@ def test_every_reveal_owed_is_seen_in_turn(app):
 def test_going_home_closes_the_reveal_and_drops_those_waiting(app):
     _until_owed(app, 2)
     assert len(_on_screen(app)) == 1
+    assert not app.screens_drawn  # the reveal covers the window
     app.go_home()
     drive.pump(2)
     assert not _on_screen(app) and app.play.reveal is None and not app.play._owed
+    assert app.screens_drawn  # Home is drawn
 
 
 def _strip(app) -> str:
