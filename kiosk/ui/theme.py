@@ -12,6 +12,7 @@ red/yellow/green tokens always carry their name and a shape too
 
 from __future__ import annotations
 
+import math
 import time
 
 from kivy.core.window import Window
@@ -122,6 +123,17 @@ def _lit(colour: Colour, gain: float, lift: float = 0.0) -> Colour:
     return (min(1, r * gain + lift), min(1, g * gain + lift), min(1, b * gain + lift), 1)
 
 
+def corner_segments(radius: float) -> int:
+    """How many straight pieces draw a rounded corner of ``radius`` px within half a pixel of
+    the true arc. Kivy's ``RoundedRectangle`` uses 10 whatever the radius, as a fan of thin
+    triangles across the whole box, and a software renderer pays for each of them over every
+    tile they cross: a reveal's three cards drew 9 % faster with 3 (docs/kiosk.md, "fifteenth pass")."""
+    if radius <= 0.5:
+        return 1
+    half_angle = math.acos(1 - 0.5 / radius)  # the widest piece whose middle is half a pixel in
+    return max(1, math.ceil(math.pi / 2 / (2 * half_angle)))
+
+
 class Filled(BoxLayout):
     """A box with a flat background colour (and optional rounded corners)."""
 
@@ -132,7 +144,8 @@ class Filled(BoxLayout):
         super().__init__(**kwargs)
         with self.canvas.before:
             self._color = Color(*self.bg)
-            self._rect = RoundedRectangle(pos=self.pos, size=self.size, radius=[self.radius])
+            self._rect = RoundedRectangle(pos=self.pos, size=self.size, radius=[self.radius],
+                                          segments=corner_segments(self.radius))
         self.bind(pos=self._redraw, size=self._redraw, bg=self._recolour)
 
     def _redraw(self, *_):

@@ -132,3 +132,28 @@ def test_an_overlay_looks_exactly_as_kivy_draws_a_modal_view(app, tmp_path, cont
         want = kivy_shot.read_pixel(x, Window.height - 1 - y)
         got = our_shot.read_pixel(x, Window.height - 1 - y)
         assert got == pytest.approx(want, abs=2 / 255), f"pixel {(x, y)}: {got} against Kivy's {want}"
+
+
+@given(radius=st.floats(min_value=0.6, max_value=200))
+def test_a_rounded_corner_is_drawn_within_half_a_pixel_of_its_arc_with_the_fewest_pieces(radius):
+    """Kivy's RoundedRectangle draws every corner in 10 pieces, a fan of thin triangles over the
+    whole box that a software renderer pays for tile by tile (a reveal's cards); a panel's
+    corner now takes the fewest pieces whose middle stays within half a pixel of the arc."""
+    import math
+
+    from kiosk.ui.theme import corner_segments
+
+    def off_arc(pieces: int) -> float:  # how far the middle of a piece is inside the arc
+        return radius * (1 - math.cos(math.pi / 2 / pieces / 2))
+
+    n = corner_segments(radius)
+    assert off_arc(n) <= 0.5 + 1e-9
+    assert n == 1 or off_arc(n - 1) > 0.5
+
+
+@display
+def test_a_rounded_panel_uses_the_fewer_pieces(app):
+    from kiosk.ui.theme import Filled, corner_segments, px
+
+    panel = Filled(radius=px(8))
+    assert panel._rect.segments == [corner_segments(px(8))] * 4 and corner_segments(px(8)) < 10
