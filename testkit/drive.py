@@ -47,10 +47,10 @@ def stop(app) -> None:
 
 
 DRAW = {"value": True}
-_LAST_FRAME = {"at": 0.0}
 """Set ``DRAW["value"] = False`` to run frames without rendering them (tests): clock,
 input, layout and widget logic all run as usual; only the GL drawing is skipped.
 Screenshots always draw."""
+_LAST_FRAME = {"at": 0.0}  # when ``pump`` ran its last frame
 
 
 def pump(frames: int = 1, draw: bool | None = None) -> None:

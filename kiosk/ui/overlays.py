@@ -485,7 +485,9 @@ class Reveal(Fades, Overlay):
     a tap has kept it. ``on_turned`` is called once, when the faces show.
 
     The round is already saved and in the log when this opens; the cards only
-    show it."""
+    show it. Its surround is opaque, so the game is not drawn under it
+    (``Overlay.covers``), and a secret choice locked while it is up is said on
+    its caption line (``show_locked``)."""
 
     def __init__(self, title: str, lines: list[str], on_close: Callable[[], None] = lambda: None,
                  faces: dict[str, str] | None = None, caption: str = "", fades: bool = False,
