@@ -311,8 +311,11 @@ class PlayScreen(Screen):
         written on the reveal instead (``Reveal.show_locked``), in the frame of the lock."""
         if self.reveal is None:
             return
-        names = [name for rnd in self.game.secret_rounds() for name in rnd.locked]
-        self.reveal.show_locked(list(dict.fromkeys(names)), all_in=not names and bool(self._owed))
+        try:
+            names = [name for rnd in self.game.secret_rounds() for name in rnd.locked]
+            self.reveal.show_locked(list(dict.fromkeys(names)), all_in=not names and bool(self._owed))
+        except Exception:  # noqa: BLE001 - a display bug must never lock a game away
+            log.exception("the reveal could not say who has locked in")
 
     def _next_reveal(self) -> None:
         self.reveal = None

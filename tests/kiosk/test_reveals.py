@@ -209,3 +209,23 @@ def test_a_wager_locked_under_a_reveal_is_shown_on_the_reveal_in_its_own_frame(a
         runner.propose(bot.fill(prompt, rng))
         drive.pump(1)
     assert app.play._owed and reveal.locked_text == "Next secret choice: everyone has locked in."
+
+
+def test_a_reveal_that_cannot_say_who_locked_in_loses_no_lock(app, monkeypatch):
+    runner, rng = _to_the_wagers(app, 3)
+    _lock_all(runner, rng)
+    [reveal] = _on_screen(app)
+    while not any(p.action == "wager" for p in runner.awaiting()):
+        runner.propose(bot.fill(next(p for p in runner.awaiting() if not p.optional), rng))
+        drive.pump(1)
+
+    def broken(*_args, **_kw):
+        raise RuntimeError("a display bug")
+
+    monkeypatch.setattr(overlays.Reveal, "show_locked", broken)
+    before = len(runner.session.log)
+    wager = next(p for p in runner.awaiting() if p.action == "wager")
+    runner.propose(bot.fill(wager, rng))  # no exception reaches the pad's handler
+    drive.pump(2)
+    assert len(runner.session.log) == before + 1 and wager.player in [
+        name for rnd in runner.secret_rounds() for name in rnd.locked]
