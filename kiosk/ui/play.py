@@ -358,6 +358,14 @@ class PlayScreen(Screen):
         if self._withheld.pop(id(events), None) is not None and self.runner is not None:
             self._show_recent()
 
+    def on_touch_down(self, touch) -> bool:
+        """A finger in the frame between a landing and its next question meets the next
+        question: it is drawn before the touch goes on (``refresh`` leaves it a frame)."""
+        if self._prompts_due.is_triggered and self.collide_point(*touch.pos):
+            self._prompts_due.cancel()
+            self._catch_up_prompts(0)
+        return super().on_touch_down(touch)
+
     def on_leave(self, *_) -> None:
         self.forget_reveals()
         self._forget_throw()

@@ -317,6 +317,25 @@ def test_the_frame_a_die_lands_in_shows_its_result_and_the_next_adds_it_to_the_r
     assert row.caption.startswith(f"{len(before) + 1} ")
 
 
+def test_a_finger_in_the_frame_after_a_landing_meets_the_next_question(app):
+    """The next question is drawn a frame after a landing; a finger in between meets the next
+    question, not the one before it: the question is drawn before the touch goes on."""
+    from hardware.events import ThrowSettled, Zone
+
+    _to_a_throw(app)
+    drive.pump(2)
+    drive.press("zone='outside'")  # half an answer to the question the tray then answers
+    before = len(app.runner.session.log)
+    app.controller.tray.emit(ThrowSettled(t=1.0, zone=Zone.INSIDE, face=4))
+    drive.pump(1)
+    assert app.play._prompts_due.is_triggered  # the landing's frame: its result, the question still to come
+    stale = drive.find("face=7")
+    drive.tap_at(*stale.to_window(*stale.center))  # no frame first: a finger in that very frame
+    assert not app.play._prompts_due.is_triggered  # drawn before the touch reached a button
+    drive.pump(2)
+    assert len(app.runner.session.log) == before + 1 and app.play.error.text == ""  # the landing, nothing more
+
+
 def test_a_results_words_are_ready_before_the_die_lands_and_change_with_the_landing(app, monkeypatch):
     """The first landing of the evening renders no text on the frame that shows it (issue 30's
     latency): the words every result can show are rendered while the throw prompt is open,
