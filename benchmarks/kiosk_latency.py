@@ -122,12 +122,11 @@ def main() -> int:
             shown = play.throw_result.shown
             return shown is not None and shown["face"] == event.face % 10 and shown["zone"] == event.zone.value
         player = app.runner.players()[event.player - 1]
+        if reveals() != before and play.reveal is not None:
+            return True  # the round it closed, turning over
         if not app.screens_drawn:  # a reveal covers the lock board: the reveal must say it
             said = play.reveal.locked_text if play.reveal is not None else ""
-            return (player in said and "locked in" in said) or "everyone has locked in" in said \
-                or (reveals() != before and play.reveal is not None and play.reveal.turning)
-        if reveals() != before and play.reveal is not None:
-            return True
+            return (player in said and "locked in" in said) or "everyone has locked in" in said
         return any(player in w.text and "locked in" in w.text for w in drive.find_all("lock:", prefix=True))
 
     def measure(game: str, make_event) -> list[float]:
