@@ -9,7 +9,8 @@ before emitting while the kiosk keeps running its frames. For each event it
 measures from the moment the event is emitted to the end of the first frame
 flip after the rules have accepted the action, i.e. when the player can see
 it; that frame is checked to show it (the die's result, the player locked in
-on the lock board, or the round the lock closed). Between measured events the
+on the lock board or, when a reveal left up covers the board, on the reveal, or
+the round the lock closed). Between measured events the
 random bot moves the game on (not timed), and nothing is tidied up: reveals
 nobody taps stay up and fade by themselves, as at a table.
 
