@@ -223,6 +223,7 @@ def test_a_reveal_that_cannot_say_who_locked_in_loses_no_lock(app, monkeypatch):
         raise RuntimeError("a display bug")
 
     monkeypatch.setattr(overlays.Reveal, "show_locked", broken)
+    assert _on_screen(app) == [reveal]  # still up: the lock below goes through the broken path
     before = len(runner.session.log)
     wager = next(p for p in runner.awaiting() if p.action == "wager")
     runner.propose(bot.fill(wager, rng))  # no exception reaches the pad's handler
