@@ -14,6 +14,7 @@ pass-the-screen flow.
 from __future__ import annotations
 
 import logging
+import weakref
 from typing import Any
 
 from kivy.uix.boxlayout import BoxLayout
@@ -309,6 +310,7 @@ class HellForLeatherPanel(GenericPanel):
         for w in (self.heat, self.fall_note, self.top_lines, self.landed, self.lines):
             self.add_widget(w)
         self._seen_log = 0
+        self._watched: weakref.ref | None = None  # the game whose log ``_seen_log`` counts (not kept alive)
 
     def update(self, view, runner=None, tray=None) -> None:
         teams = view.get("teams") or []
@@ -365,14 +367,24 @@ class HellForLeatherPanel(GenericPanel):
             log.exception("the row of landed dice could not be drawn")
 
     def _watch_fall(self, runner) -> None:
-        """When the last action was a fall of the Heat, the tower tumbles and the fallen count shows."""
+        """When the newest action, new since the panel last looked, is a fall of the Heat, the
+        tower tumbles and the fallen count shows. The panel catches up a frame after the news
+        (``PlayScreen.refresh``), so more than one action may be new by then; what a game
+        brings when it is put on screen (another game, or a game resumed) is not news, nor is
+        a log an undo made shorter."""
         log_ = runner.session.log if runner is not None else []
+        watched = self._watched() if self._watched is not None else None
+        if runner is not watched:
+            self._watched = weakref.ref(runner) if runner is not None else None
+            self._seen_log = len(log_)
+            self.fall_note.text = ""
+            return
         if len(log_) == self._seen_log:
             return
-        fresh = len(log_) == self._seen_log + 1
+        grew = len(log_) > self._seen_log
         self._seen_log = len(log_)
         last = log_[-1] if log_ else None
-        if fresh and last is not None and last.type == "heat_fall" and self.on_table:
+        if grew and last is not None and last.type == "heat_fall" and self.on_table:
             fell = len(getattr(last, "faces", []) or [])
             self.heat.fell(fell, self.on_table["dice"])
             self.fall_note.text = f"The Heat fell: {dice_count(fell)} down"

@@ -194,11 +194,18 @@ def test_the_heat_asks_for_no_more_dice_than_the_tray_holds():
     assert "add 1 die" in panels.match_heat(5, 4, capacity=14)
 
 
+class _Game:
+    """A game as the panel sees it: its log (a real runner, which the panel may refer to weakly)."""
+
+    def __init__(self, log: list) -> None:
+        self.session = SimpleNamespace(log=log)
+
+
 def test_the_heat_tower_stands_at_the_heat_and_tumbles_when_it_falls(app):
     panel = panels.HellForLeatherPanel()
     panel.size = (panels.px(330), panels.px(600))
     view = {"phase": "conflict", "teams": [], "heat": {"dice": 6, "status": "Saturated", "whose": "Team A"}}
-    runner = SimpleNamespace(session=SimpleNamespace(log=[SimpleNamespace(type="throw")]))
+    runner = _Game([SimpleNamespace(type="throw")])
     panel.update(view, runner=runner, tray=SimpleNamespace(heat=6))
     assert panel.heat.tower.dice == 6 and "Saturated" in panel.heat.words.text
     overlays.ANIMATION_SCALE["value"] = 1.0
@@ -214,6 +221,26 @@ def test_the_heat_tower_stands_at_the_heat_and_tumbles_when_it_falls(app):
         assert panel.heat.tower.falling == 0 and panel.heat.tower.dice == 2
     finally:
         overlays.ANIMATION_SCALE["value"] = 0
+
+
+def test_a_fall_tumbles_when_the_panel_catches_up_after_two_actions_and_only_then(app):
+    """The panel catches up a frame after the news, so a fall and another action can both be new
+    by then: the fall still tumbles when it is the newest. A game put on screen whose last action
+    was a fall, or a log an undo made shorter, tumbles nothing."""
+    panel = panels.HellForLeatherPanel()
+    panel.size = (panels.px(330), panels.px(600))
+    view = {"phase": "conflict", "teams": [], "heat": {"dice": 6, "status": "Saturated", "whose": "Team A"}}
+    game = _Game([SimpleNamespace(type="throw")])
+    panel.update(view, runner=game)
+    game.session.log += [SimpleNamespace(type="land"), SimpleNamespace(type="heat_fall", faces=[1, 2, 3])]
+    panel.update(view, runner=game)  # one catch-up for two actions
+    assert "3 dice down" in panel.fall_note.text
+    game.session.log.pop()  # undone
+    panel.update(view, runner=game)
+    assert panel.fall_note.text == ""
+    resumed = _Game([SimpleNamespace(type="throw"), SimpleNamespace(type="heat_fall", faces=[1])])
+    panel.update(view, runner=resumed)  # another game on screen: its fall is history
+    assert panel.fall_note.text == "" and panel.heat.tower.falling == 0
 
 
 def test_landed_d10s_are_drawn_with_their_zone(app):
