@@ -304,11 +304,12 @@ class EvenOdd(Engine):
     def _roll_prompts(self, state: EvenOddState, lead: str, count: int, what: str) -> list[Prompt]:
         if state.setup.dice == "virtual":
             return [Prompt(lead, "roll", f"{lead}, roll {what} ({dice_count(count)})")]
+        real = plural(count, "real die", "real dice")
         return [
-            Prompt(lead, "roll", f"{lead}, roll {what} ({plural(count, 'real die', 'real dice')}) and enter every face",
+            Prompt(lead, "roll", f"{lead}, roll {what} ({real}) and enter every face",
                    [Field("faces", "list", label="Faces", choices=[1, 2, 3, 4, 5, 6], min=count, max=count,
                           rule=f"{RULE_DICE_COUNT}: enter {count} faces from 1 to 6")]),
-            Prompt(lead, "count", f"{lead}, roll {what} ({count} real dice) and enter how many show an even face",
+            Prompt(lead, "count", f"{lead}, roll {what} ({real}) and enter how many show an even face",
                    [Field("evens", "int", label="Even faces", min=0, max=count,
                           rule=f"{RULE_DICE_COUNT}: 0 to {count} even faces")]),
         ]

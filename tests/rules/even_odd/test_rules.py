@@ -175,6 +175,8 @@ def test_a_single_die_to_roll_is_said_in_the_singular():
     stake(s, Ann=("even", 1), Bo=("odd", 0), Cy=("even", 0))
     assert s.events[-1].data["summary"] == "1 die to roll."
     assert "1 dice" not in " ".join(s.recap())
+    asked = [p.text for p in s.awaiting() if p.action in ("roll", "count")]
+    assert len(asked) == 2 and all("(1 real die)" in text for text in asked), asked  # both ways to enter it
 
 
 # -- counting the vote -------------------------------------------------------------------------------
