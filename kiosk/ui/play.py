@@ -442,7 +442,7 @@ class PlayScreen(Screen):
         signature = (len(runner.session.log), runner.outcome, getattr(runner, "index", None))  # a lesson's step too
         if signature != self._signature:
             self._signature = signature
-            if news_only and (landed or not getattr(self.app, "screens_drawn", True)):
+            if news_only and (landed or not self.app.screens_drawn):
                 self._prompts_due()  # the large result is the news, or a reveal covers the screen
             else:
                 self._prompts_due.cancel()
