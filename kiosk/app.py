@@ -496,6 +496,8 @@ class TableNoirApp(App):
     def on_stop(self) -> None:
         if getattr(self, "later", None) is not None:  # (a kiosk stopped before build has none)
             self.later.cancel()  # start-up steps still waiting open nothing now
+        if getattr(self, "sm", None) is not None:
+            self.sm.close()  # the screen on show stops its tickers and lets go of pads and pins
         self._close_phones()
         if self.fleet is not None:
             self.fleet.close()  # "offline", said by the stand itself

@@ -887,6 +887,29 @@ class ScrollList(RecycleView, Scroll):
         self.viewclass = viewclass  # after the rows' layout: the view class is kept there
 
 
+class AtOnce(NoTransition):
+    """Kivy's NoTransition, except that a change cut short still finishes.
+
+    A change of screen completes on the next clock tick. Kivy stops one cut short
+    (the next change in the same frame, or the kiosk stopping) without telling the
+    screen left that it has left, so whatever it let go of in ``on_leave`` (a ticker,
+    the pads it captured, the setup's pins, the bench's walk) it kept for good.
+    Here a change cut short is completed as its tick would have: the screen in
+    enters, the screen out leaves, each once.
+    """
+
+    def stop(self) -> None:
+        anim, self._anim = self._anim, None
+        self.is_active = False
+        if anim is None:
+            return
+        anim.cancel(self)
+        screen_in, screen_out = self.screen_in, self.screen_out  # an on_enter may start the next change
+        self.dispatch("on_complete")
+        screen_in.dispatch("on_enter")
+        screen_out.dispatch("on_leave")
+
+
 class Screens(ScreenManager):
     """The kiosk's screens, switched at once (no sliding transition).
 
@@ -897,6 +920,16 @@ class Screens(ScreenManager):
     """
 
     def __init__(self, **kw) -> None:
-        super().__init__(transition=NoTransition(), **kw)
+        super().__init__(transition=AtOnce(), **kw)
+        self.closed = False  # the kiosk stopped: the screen on show has left (once)
         self.canvas.before.clear()
         self.canvas.after.clear()
+
+    def close(self) -> None:
+        """The kiosk stops: a change under way completes, then the screen on show leaves,
+        letting go of what it holds as on any other leave."""
+        self.transition.stop()
+        shown, self.closed = (None if self.closed else self.current_screen), True
+        if shown is not None:
+            shown.dispatch("on_pre_leave")
+            shown.dispatch("on_leave")

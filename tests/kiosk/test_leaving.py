@@ -1,0 +1,92 @@
+"""A screen left lets go of what it holds (kiosk.ui.theme.Screens): its ticker, the pads it
+captured, the setup's pins. Kivy forgets to tell a screen it has left when the change is cut
+short (a second change in the same frame, or the kiosk stopping before the next tick); a
+screen still ticking on a stopped kiosk read its closed store on every tick after, in every
+kiosk started in the same process (CI, stop 47)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
+
+
+class Counting:
+    """A screen that counts what it was told, as the kiosk's ticking screens would act on it."""
+
+    @staticmethod
+    def make(name: str, told: dict[str, list[str]]):
+        from kivy.uix.screenmanager import Screen
+
+        screen = Screen(name=name)
+        for event in ("on_enter", "on_leave"):
+            screen.bind(**{event: lambda *_, e=event: told.setdefault(name, []).append(e)})
+        return screen
+
+
+def _tick(frames: int = 2) -> None:
+    from kivy.clock import Clock
+
+    for _ in range(frames):
+        Clock.tick()
+
+
+@needs_display
+def test_a_change_cut_short_by_the_next_still_tells_the_first_screen_it_has_left():
+    from kiosk.ui.theme import Screens
+
+    told: dict[str, list[str]] = {}
+    sm = Screens()
+    for name in ("operator", "home", "play"):
+        sm.add_widget(Counting.make(name, told))
+    _tick()
+    told.clear()  # the first screen shown is on show: what follows is the changes
+    sm.current = "home"
+    sm.current = "play"  # the same frame: the change to home is cut short
+    _tick()
+    assert told.get("operator") == ["on_leave"]  # left once, so it stops what it started
+    assert told.get("home") == ["on_enter", "on_leave"]  # passed through: in and out, each once
+    assert told.get("play") == ["on_enter"]
+    sm.close()  # the kiosk stops: the screen on show leaves too, once however often it is closed
+    sm.close()
+    assert told["play"] == ["on_enter", "on_leave"]
+
+
+@needs_display
+@pytest.mark.parametrize("when", ["on the stand panel", "back, then attract in the same frame"])
+def test_a_kiosk_stopped_on_the_operator_screen_leaves_nothing_ticking_for_the_next(tmp_path, when):
+    from kiosk.ui import overlays
+    from testkit import drive
+
+    from .uiplay import open_operator
+
+    overlays.ANIMATION_SCALE["value"] = 0
+    app = drive.start(str(tmp_path / "first"))
+    stopped = False
+    try:
+        open_operator(app)
+        drive.press("op:stand")  # its panel reads the day's plays from the store every tick
+        assert app.sm.current == "operator" and "Demo mode" in app.operator.info.text
+        if when != "on the stand panel":
+            app.leave_operator()
+            app.show_screen("attract")  # a demo stand's idle check, due in the same frame
+            drive.pump(2)
+            assert app.sm.current == "attract"
+        drive.stop(app)
+        stopped = True
+        before = app.operator.info.text
+        follow = drive.start(str(tmp_path / "second"))  # the next kiosk in this process
+        try:
+            until = time.monotonic() + 0.5  # five of the operator screen's ticks
+            while time.monotonic() < until:
+                drive.pump(1)  # raised "Cannot operate on a closed database" here
+            assert app.operator.info.text == before  # the stopped kiosk's screen refreshes nothing
+            assert follow.sm.current == "home"
+        finally:
+            drive.stop(follow)
+    finally:
+        if not stopped:
+            drive.stop(app)
