@@ -498,6 +498,8 @@ class TableNoirApp(App):
             self.later.cancel()  # start-up steps still waiting open nothing now
         if getattr(self, "sm", None) is not None:
             self.sm.close()  # the screen on show stops its tickers and lets go of pads and pins
+        if self.coach is not None:
+            self.coach.hide()  # its pulse stops (the lesson itself is not resumed: nothing to keep)
         self._close_phones()
         if self.fleet is not None:
             self.fleet.close()  # "offline", said by the stand itself
