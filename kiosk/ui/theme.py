@@ -899,15 +899,12 @@ class AtOnce(NoTransition):
     """
 
     def stop(self) -> None:
-        anim, self._anim = self._anim, None
-        self.is_active = False
-        if anim is None:
-            return
-        anim.cancel(self)
+        cut_short = self.is_active
         screen_in, screen_out = self.screen_in, self.screen_out  # an on_enter may start the next change
-        self.dispatch("on_complete")
-        screen_in.dispatch("on_enter")
-        screen_out.dispatch("on_leave")
+        super().stop()  # Kivy's: the change is over, and neither screen told
+        if cut_short:
+            screen_in.dispatch("on_enter")
+            screen_out.dispatch("on_leave")
 
 
 class Screens(ScreenManager):
