@@ -24,7 +24,9 @@ def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool 
     configure(size, maxfps=maxfps)
     from kivy.base import EventLoop
 
+    before = ticking()
     app = app_class()(data_dir=data_dir, force_sim=True, realtime_sim=realtime_sim, **kw)
+    _TICKING_BEFORE[id(app)] = before
     app._run_prepare()
     EventLoop.window.size = size  # the first app's window is reused; keep its size honest
     if at_first_frame:
@@ -38,12 +40,31 @@ def start(data_dir: str, size: tuple[int, int] = (800, 480), realtime_sim: bool 
 
 def stop(app) -> None:
     """Stop a driven app and take its widgets off the window, which the next app reuses
-    (left there, its buttons would still be found and touched)."""
+    (left there, its buttons would still be found and touched).
+
+    Raises ``AssertionError`` naming what the stopped kiosk left repeating on Kivy's clock:
+    tests start many kiosks in one process, and a ticker left behind acts on a closed
+    kiosk in every one started after it (so the test that leaks fails, not the next ones)."""
     app.on_stop()
     for overlay in list(app.overlays):
         overlay.dismiss()
     if app.root is not None and app.root.parent is not None:
         app.root.parent.remove_widget(app.root)
+    left = ticking() - _TICKING_BEFORE.pop(id(app), set())
+    if left:
+        raise AssertionError("the stopped kiosk left repeating on the clock: "
+                             + ", ".join(sorted(getattr(e.get_callback(), "__qualname__", "?") for e in left)))
+
+
+_TICKING_BEFORE: dict[int, set] = {}  # a driven kiosk (its id): the kiosk's repeating events before it started
+
+
+def ticking() -> set:
+    """The kiosk's own repeating events now on Kivy's clock (Kivy's own one-shots and caches aside)."""
+    from kivy.clock import Clock
+
+    return {event for event in Clock.get_events()
+            if event.loop and getattr(event.get_callback(), "__module__", "").startswith("kiosk")}
 
 
 DRAW = {"value": True}

@@ -55,14 +55,6 @@ def test_a_change_cut_short_by_the_next_still_tells_the_first_screen_it_has_left
     assert told["play"] == ["on_enter", "on_leave"]
 
 
-def _kiosk_repeating() -> set:
-    """The kiosk's own repeating clock events (Kivy's own one-shots and caches aside)."""
-    from kivy.clock import Clock
-
-    return {event for event in Clock.get_events()
-            if event.loop and getattr(event.get_callback(), "__module__", "").startswith("kiosk")}
-
-
 @needs_display
 @pytest.mark.parametrize("when", ["on the stand panel", "back, then attract in the same frame", "mid-lesson"])
 def test_a_stopped_kiosk_leaves_nothing_repeating_for_the_next(tmp_path, when):
@@ -72,7 +64,7 @@ def test_a_stopped_kiosk_leaves_nothing_repeating_for_the_next(tmp_path, when):
     from .uiplay import open_operator
 
     overlays.ANIMATION_SCALE["value"] = 0
-    before = _kiosk_repeating()  # (a kiosk stopped before this test may have left some)
+    before = drive.ticking()  # (a kiosk stopped before this test may have left some)
     app = drive.start(str(tmp_path / "first"))
     stopped = False
     try:
@@ -88,10 +80,10 @@ def test_a_stopped_kiosk_leaves_nothing_repeating_for_the_next(tmp_path, when):
             app.show_screen("attract")  # a demo stand's idle check, due in the same frame
             drive.pump(2)
             assert app.sm.current == "attract"
-        drive.stop(app)
         stopped = True
+        drive.stop(app)  # raises if the kiosk left anything repeating on the clock
         drive.pump(1)
-        assert _kiosk_repeating() <= before
+        assert drive.ticking() <= before
         follow = drive.start(str(tmp_path / "second"))  # the next kiosk in this process
         try:
             until = time.monotonic() + 0.5  # five of the operator screen's ticks
