@@ -63,18 +63,23 @@ def _max_spread() -> float:
     return float(max_spread())
 
 
+def _dice(count: int) -> str:
+    """A whole count of dice in words: "1 die", "3 dice"."""
+    return f"{count} die" if count == 1 else f"{count} dice"
+
+
 def judge_count(dice: int, readings: list[int], calibration: WeighCalibration) -> WeighVerdict:
     """Does the plinth weigh ``dice`` dice, steadily?"""
-    title = f"{dice} dice weighed"
+    title = f"{_dice(dice)} weighed"
     if not readings:
-        return WeighVerdict(title, False, "no readings", f"{dice} dice", "check the load cell's cable and the NAU7802")
+        return WeighVerdict(title, False, "no readings", _dice(dice), "check the load cell's cable and the NAU7802")
     values = [calibration.dice(c) for c in readings]
     middle, spread = statistics.median(values), _spread(values)
     measured = f"{middle:.2f} dice, spread {spread:.3f}"
     expected = f"{dice} +/- {COUNT_TOL} dice, spread up to {STEADY_TOL}"
     if abs(middle - dice) > COUNT_TOL:
         return WeighVerdict(title, False, measured, expected,
-                            f"the plinth weighs {round(middle)} dice, not {dice}: check nothing touches the plinth "
+                            f"the plinth weighs {_dice(round(middle))}, not {dice}: check nothing touches the plinth "
                             "(a die leaning on it, the overload stop), then weigh the set again")
     if spread > STEADY_TOL:
         return WeighVerdict(title, False, measured, expected,

@@ -19,7 +19,8 @@ def test_every_check_passes_the_right_count_and_fails_one_die_off_either_way(see
     chain, (calibration, verdict) = learnt(seed)
     assert verdict.passed and calibration is not None
     for k in CHECK_COUNTS:
-        assert judge_count(k, chain.still_codes(k, 90), calibration).passed
+        right = judge_count(k, chain.still_codes(k, 90), calibration)
+        assert right.passed and right.title == ("1 die weighed" if k == 1 else f"{k} dice weighed")
         low = judge_count(k, chain.still_codes(k - 1, 90), calibration)
         assert not low.passed and f"weighs {k - 1} dice, not {k}" in low.advice
         if k < 14:
