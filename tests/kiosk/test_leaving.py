@@ -14,17 +14,14 @@ import pytest
 needs_display = pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (run under xvfb-run)")
 
 
-class Counting:
-    """A screen that counts what it was told, as the kiosk's ticking screens would act on it."""
+def _counting(name: str, told: dict[str, list[str]]):
+    """A screen that notes what it is told, as the kiosk's ticking screens act on it."""
+    from kivy.uix.screenmanager import Screen
 
-    @staticmethod
-    def make(name: str, told: dict[str, list[str]]):
-        from kivy.uix.screenmanager import Screen
-
-        screen = Screen(name=name)
-        for event in ("on_enter", "on_leave"):
-            screen.bind(**{event: lambda *_, e=event: told.setdefault(name, []).append(e)})
-        return screen
+    screen = Screen(name=name)
+    for event in ("on_enter", "on_leave"):
+        screen.bind(**{event: lambda *_, e=event: told.setdefault(name, []).append(e)})
+    return screen
 
 
 def _tick(frames: int = 2) -> None:
@@ -41,7 +38,7 @@ def test_a_change_cut_short_by_the_next_still_tells_the_first_screen_it_has_left
     told: dict[str, list[str]] = {}
     sm = Screens()
     for name in ("operator", "home", "play"):
-        sm.add_widget(Counting.make(name, told))
+        sm.add_widget(_counting(name, told))
     _tick()
     told.clear()  # the first screen shown is on show: what follows is the changes
     sm.current = "home"
