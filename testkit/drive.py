@@ -71,13 +71,14 @@ DRAW = {"value": True}
 """Set ``DRAW["value"] = False`` to run frames without rendering them (tests): clock,
 input, layout and widget logic all run as usual; only the GL drawing is skipped.
 Screenshots always draw."""
-_LAST_FRAME = {"at": 0.0}  # when ``pump`` ran its last frame
 
 
 def pump(frames: int = 1, draw: bool | None = None) -> None:
     """Run ``frames`` frames, each at least ``art.NEXT_FRAME`` after the one before: what the
     kiosk leaves to the next frame (the record after the news) is then due in it, as it is
-    at a real frame rate, however fast the frames before it ran."""
+    at a real frame rate, however fast the frames before it ran. Measured on Kivy's clock,
+    from the time the last frame's tick read (a frame that starts late on a busy machine
+    reads it late: measured from when ``pump`` began it, the next came too soon)."""
     from kivy.base import EventLoop
     from kivy.clock import Clock
     from kivy.lang import Builder
@@ -86,10 +87,9 @@ def pump(frames: int = 1, draw: bool | None = None) -> None:
 
     draw = DRAW["value"] if draw is None else draw
     for _ in range(frames):
-        wait = _LAST_FRAME["at"] + NEXT_FRAME * 1.2 - time.perf_counter()
+        wait = Clock.get_time() + NEXT_FRAME * 1.2 - Clock.time()
         if wait > 0:
             time.sleep(wait)
-        _LAST_FRAME["at"] = time.perf_counter()
         if draw:
             EventLoop.idle()
             continue
