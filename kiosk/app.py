@@ -373,6 +373,7 @@ class TableNoirApp(App):
         self.show_screen("bench")
 
     def leave_bench(self) -> None:
+        self.sm.settle()  # opened in this same frame: its walk starts now, and stops just below
         self._screens["bench"].on_leave()  # the walk and its tray link go first
         if getattr(self, "_bench_released", False):
             self._bench_released = False
@@ -389,6 +390,7 @@ class TableNoirApp(App):
 
     def leave_hwsetup(self, saved: bool) -> None:
         """Back to where the setup was opened from, with the pads and the tray opened again."""
+        self.sm.settle()  # opened in this same frame: it enters now, not after the kiosk reopens
         screen = self._screens.get("hwsetup")
         if screen is not None:
             screen.on_leave()  # its pins and its tray link go first, so the kiosk can open them

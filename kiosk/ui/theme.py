@@ -922,10 +922,15 @@ class Screens(ScreenManager):
         self.canvas.before.clear()
         self.canvas.after.clear()
 
+    def settle(self) -> None:
+        """Complete a change of screen under way now, as the next tick would: before code that
+        leaves a screen by hand (two taps in one frame can open a screen and leave it)."""
+        self.transition.stop()
+
     def close(self) -> None:
         """The kiosk stops: a change under way completes, then the screen on show leaves,
         letting go of what it holds as on any other leave."""
-        self.transition.stop()
+        self.settle()
         shown, self.closed = (None if self.closed else self.current_screen), True
         if shown is not None:
             shown.dispatch("on_pre_leave")

@@ -92,3 +92,26 @@ def test_a_stopped_kiosk_leaves_nothing_repeating_for_the_next(tmp_path, when):
     finally:
         if not stopped:
             drive.stop(app)
+
+
+@needs_display
+def test_the_hardware_setup_left_in_the_frame_it_opened_gives_the_kiosk_its_hardware_back(tmp_path):
+    """Two taps in one frame (the setup opened, then its Back): the setup's entering, completed
+    when the second change starts, must not take the pads and the tray the leaving gave back."""
+    from testkit import drive
+
+    app = drive.start(str(tmp_path))
+    try:
+        assert app.controller is not None and app.controller.pads is not None
+        app.open_hwsetup()
+        app.leave_hwsetup(saved=False)  # the same frame
+        drive.pump(3)
+        assert app.sm.current == "home"
+        assert app._screens["hwsetup"].setup is None  # the setup's pins and tray link are closed
+        heard: list = []
+        app.controller.on_handled.append(heard.append)
+        app.sim_pads.tap(1, "black")
+        drive.pump(2)
+        assert heard  # the kiosk hears the pads again
+    finally:
+        drive.stop(app)
