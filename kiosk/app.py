@@ -893,9 +893,13 @@ class TableNoirApp(App):
         if self.idle.heard(handled.event, accepted) and self.sm.current == "attract":
             self.end_attract()
 
+    NO_ATTRACT = ("attract", "operator", "hwsetup", "bench")
+    """Screens attract never covers: the operator at work (setting up or testing the hardware
+    can go on past the idle time without a touch: the setup listens to the pins itself)."""
+
     def _idle_check(self, *_: Any) -> None:
         """Once a second: attract mode when it is due, housekeeping after a quiet second (kiosk.parts.idle)."""
-        if self.sm.current not in ("attract", "operator") and self._attract_due():
+        if self.sm.current not in self.NO_ATTRACT and self._attract_due():
             self.start_attract()
         if self.idle.quiet():
             if self.collect_garbage():

@@ -157,3 +157,26 @@ def test_the_operator_sees_the_plays_of_the_day(app):
     assert f"{today}: {counts.started} started, {counts.finished} finished" in text
     assert "Demo mode: off" in text
     drive.press("op:back")
+
+
+@pytest.mark.parametrize("screen", ["hwsetup", "bench"])
+def test_attract_waits_while_the_operator_sets_up_or_tests_the_hardware(app, screen):
+    """Learning the pads or walking the bench can go on past the idle time without a touch (the
+    setup listens to the pins itself). Attract over the setup closed its pins and never gave
+    the kiosk its pads back: after it, the pads were deaf."""
+    set_demo(app, True, idle_s=60)
+    open_operator(app)
+    app.open_hwsetup() if screen == "hwsetup" else app.open_bench()
+    drive.pump(2)
+    assert app.sm.current == screen
+    idle_for(app, 3 * 3600)  # past demo mode's idle time and the usual one
+    assert app.sm.current == screen
+    app.leave_hwsetup(saved=False) if screen == "hwsetup" else app.leave_bench()
+    drive.pump(2)
+    heard: list = []
+    app.controller.on_handled.append(heard.append)
+    app.sim_pads.tap(1, ButtonColour.BLACK)
+    drive.pump(2)
+    assert heard  # the kiosk hears the pads
+    home_now(app)
+    set_demo(app, False)
