@@ -21,6 +21,19 @@ def store(tmp_path):
     s.close()
 
 
+@pytest.fixture
+def pins():
+    """gpiozero's mock pins for the test (the hardware setup watches the pins itself)."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    old = Device.pin_factory
+    Device.pin_factory = factory = MockFactory()
+    yield factory
+    factory.reset()
+    Device.pin_factory = old
+
+
 @pytest.fixture(scope="module")
 def app(tmp_path_factory):
     """One driven kiosk for a test module (animations off, frames not drawn), with its

@@ -160,7 +160,7 @@ def test_the_operator_sees_the_plays_of_the_day(app):
 
 
 @pytest.mark.parametrize("screen", ["hwsetup", "bench"])
-def test_attract_waits_while_the_operator_sets_up_or_tests_the_hardware(app, screen):
+def test_attract_waits_while_the_operator_sets_up_or_tests_the_hardware(app, screen, pins):
     """Learning the pads or walking the bench can go on past the idle time without a touch (the
     setup listens to the pins itself). Attract over the setup closed its pins and never gave
     the kiosk its pads back: after it, the pads were deaf."""

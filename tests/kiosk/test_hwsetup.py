@@ -52,18 +52,6 @@ def _wait(condition, seconds: float = 10.0) -> bool:
 
 
 @pytest.fixture
-def pins():
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
-
-    old = Device.pin_factory
-    Device.pin_factory = factory = MockFactory()
-    yield factory
-    factory.reset()
-    Device.pin_factory = old
-
-
-@pytest.fixture
 def tray_on_usb(tmp_path, monkeypatch):
     """A virtual tray with three dice up, listed among the serial ports with the tray board's vendor id."""
     from serial.tools import list_ports

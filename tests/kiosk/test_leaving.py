@@ -95,7 +95,7 @@ def test_a_stopped_kiosk_leaves_nothing_repeating_for_the_next(tmp_path, when):
 
 
 @needs_display
-def test_the_hardware_setup_left_in_the_frame_it_opened_gives_the_kiosk_its_hardware_back(tmp_path):
+def test_the_hardware_setup_left_in_the_frame_it_opened_gives_the_kiosk_its_hardware_back(tmp_path, pins):
     """Two taps in one frame (the setup opened, then its Back): the setup's entering, completed
     when the second change starts, must not take the pads and the tray the leaving gave back."""
     from testkit import drive
