@@ -373,8 +373,7 @@ class TableNoirApp(App):
         self.show_screen("bench")
 
     def leave_bench(self) -> None:
-        self.sm.settle()  # opened in this same frame: its walk starts now, and stops just below
-        self._screens["bench"].on_leave()  # the walk and its tray link go first
+        self.sm.leave_now(self._screens["bench"])  # the walk and its tray link go first
         if getattr(self, "_bench_released", False):
             self._bench_released = False
             self.reopen_hardware()
@@ -390,10 +389,9 @@ class TableNoirApp(App):
 
     def leave_hwsetup(self, saved: bool) -> None:
         """Back to where the setup was opened from, with the pads and the tray opened again."""
-        self.sm.settle()  # opened in this same frame: it enters now, not after the kiosk reopens
         screen = self._screens.get("hwsetup")
         if screen is not None:
-            screen.on_leave()  # its pins and its tray link go first, so the kiosk can open them
+            self.sm.leave_now(screen)  # its pins and its tray link go first, so the kiosk can open them
         self.reopen_hardware()
         back = getattr(self._screens.get("hwsetup"), "back_to", "home")
         self.show_screen(back if back in self._screens and back not in ("hwsetup", "problem") else "home")

@@ -923,9 +923,17 @@ class Screens(ScreenManager):
         self.canvas.after.clear()
 
     def settle(self) -> None:
-        """Complete a change of screen under way now, as the next tick would: before code that
-        leaves a screen by hand (two taps in one frame can open a screen and leave it)."""
+        """Complete a change of screen under way now, as the next tick would."""
         self.transition.stop()
+
+    def leave_now(self, screen) -> None:
+        """``screen`` lets go of what it holds now, before the change away from it is made
+        (the hardware setup's pins must close before the kiosk opens its own). A change to it
+        still under way completes first (two taps in one frame can open it and leave it), so
+        it does not enter after this. Its ``on_leave`` runs again when the change away
+        completes: it must do nothing the second time."""
+        self.settle()
+        screen.dispatch("on_leave")
 
     def close(self) -> None:
         """The kiosk stops: a change under way completes, then the screen on show leaves,
